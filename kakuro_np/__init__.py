@@ -1,0 +1,33 @@
+"""kakuro_np: Kakuro (cross sums) solved the array way, after the J essay "Essays/Kakuro".
+
+The data flow, one module per stage::
+
+    text ──formats──▶ Puzzle ──entries──▶ (cells, sums) ──jposs──▶ tables
+         ──force──▶ reduced tables ──solve──▶ solutions (n, H, W)
+
+Examples
+--------
+>>> import kakuro_np as kn
+>>> p = kn.parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _")
+>>> kn.kakuro(p).shape, kn.count(p), kn.reduce(p).status
+((1, 3, 3), 1, 'solved')
+>>> kn.kc(18, 4).shape
+(11, 4)
+"""
+
+from .combos import kc
+from .entries import entries
+from .errors import BudgetError, PuzzleError, TooManySolutions
+from .force import force
+from .formats import as_puzzle, detect, format, parse, read
+from .jposs import jposs
+from .puzzle import Puzzle
+from .render import boxed
+from .solve import Reduction, count, kakuro, reduce
+
+__all__ = [
+    "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "Reduction",
+    "read", "parse", "format", "detect", "as_puzzle",
+    "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed",
+]
+__version__ = "0.1.0"

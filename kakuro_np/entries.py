@@ -1,0 +1,121 @@
+"""Stage 1, entries: the runs of blank cells as flat cell indices, with their sums.
+
+Glossary
+--------
+entry : a run of blank cells read from a clue, across or down.
+cell  : a flat, row-major cell index ``r * W + c``.
+ent_off, ent_cell, ent_sum : the packed form; entry ``k`` holds cells
+    ``ent_cell[ent_off[k]:ent_off[k + 1]]`` and must add up to ``ent_sum[k]``.
+
+The order is the essay's: across entries in row-major order of their clue
+cells, then down entries in column-major order.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .errors import PuzzleError
+
+# Error codes returned by the scan kernel, with the message each stands for.
+_ERRORS = {
+    1: "a run of {n} blank cells has no across clue to its left",
+    2: "a run of {n} blank cells has no down clue above it",
+    3: "the across clue {n} has no blank cells to its right",
+    4: "the down clue {n} has no blank cells below it",
+    5: "an across run of {n} cells is longer than 9, so it cannot hold distinct digits",
+    6: "a down run of {n} cells is longer than 9, so it cannot hold distinct digits",
+}
+
+
+@numba.njit(cache=True)
+def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cell):
+    """Append the runs of each row of ``blank`` to the packed entries.
+
+    Returns ``(n_ent, n_cell, code, r, c, n)``; ``code`` is 0 or an error code
+    (``_ERRORS``) for grid cell ``(r, c)``. ``transposed`` flags that rows are columns.
+    """
+    H, W = blank.shape
+    width = W if not transposed else H
+    for i in range(H):
+        j = 0
+        while j < W:
+            if not blank[i, j]:
+                if sums[i, j] > 0 and (j + 1 == W or not blank[i, j + 1]):
+                    r, c = (j, i) if transposed else (i, j)
+                    return n_ent, n_cell, 4 if transposed else 3, r, c, sums[i, j]
+                j += 1
+                continue
+            start = j
+            while j < W and blank[i, j]:
+                j += 1
+            length = j - start
+            total = sums[i, start - 1] if start > 0 else 0
+            r, c = (start, i) if transposed else (i, start)
+            if length > 9:
+                return n_ent, n_cell, 6 if transposed else 5, r, c, length
+            if total == 0:
+                if length >= 2:
+                    return n_ent, n_cell, 2 if transposed else 1, r, c, length
+                continue  # a lone unclued cell: only 1-9 constrains it
+            for jj in range(start, j):
+                ent_cell[n_cell] = (jj * width + i) if transposed else (i * width + jj)
+                n_cell += 1
+            ent_sum[n_ent] = total
+            n_ent += 1
+            ent_off[n_ent] = n_cell
+    return n_ent, n_cell, 0, 0, 0, 0
+
+
+@numba.njit(cache=True)
+def scan_entries(blank, down, across):
+    """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, code, r, c, n)``."""
+    H, W = blank.shape
+    most = 2 * H * W + 1
+    ent_off = np.zeros(most, np.int64)
+    ent_cell = np.zeros(2 * H * W, np.int64)
+    ent_sum = np.zeros(most, np.int64)
+    n_ent, n_cell, code, r, c, n = _scan_runs(blank, across, False, ent_off, ent_cell,
+                                              ent_sum, 0, 0)
+    if code == 0:
+        n_ent, n_cell, code, r, c, n = _scan_runs(blank.T, down.T, True, ent_off, ent_cell,
+                                                  ent_sum, n_ent, n_cell)
+    return ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent], code, r, c, n
+
+
+def packed_entries(puzzle):
+    """``(ent_off, ent_cell, ent_sum)`` of a Puzzle, raising PuzzleError on a malformed run."""
+    ent_off, ent_cell, ent_sum, code, r, c, n = scan_entries(
+        puzzle.blank, puzzle.down, puzzle.across)
+    if code:
+        raise PuzzleError(_ERRORS[code].format(n=n), cell=(int(r), int(c)))
+    return ent_off, ent_cell, ent_sum
+
+
+def entries(grid):
+    """The cells and sums of every entry, in the essay's order.
+
+    Parameters
+    ----------
+    grid : Puzzle, text, path or rows
+
+    Returns
+    -------
+    cells : list of int64 arrays
+        Flat row-major indices of each entry's cells, in reading order.
+    sums : int64 array
+        The clue of each entry.
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> cells, sums = entries(Puzzle.from_rows([["x", (4, 0), (3, 0)],
+    ...                                         [(0, 3), "_", "_"],
+    ...                                         [(0, 4), "_", "_"]]))
+    >>> [c.tolist() for c in cells], sums.tolist()
+    ([[4, 5], [7, 8], [4, 7], [5, 8]], [3, 4, 4, 3])
+    """
+    from .formats import as_puzzle
+    ent_off, ent_cell, ent_sum = packed_entries(as_puzzle(grid))
+    return np.split(ent_cell, ent_off[1:-1]), ent_sum

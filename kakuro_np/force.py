@@ -1,0 +1,193 @@
+"""Stage 3, force: drop table rows that a crossing entry rules out, until nothing changes.
+
+Glossary
+--------
+projection : the digit set of one column of a table (what the entry still
+             allows in that cell).
+mask       : a cell's candidates: the AND of the projections of its entries.
+alive rows : entry ``k``'s live rows are ``perm[tab_off[k]:tab_off[k] + nalive[k]]``
+             (a sparse set: a dropped row is swapped past the end of the live
+             block, so restoring ``nalive`` undoes every drop made since).
+queue      : entries whose cells' masks changed and must be filtered again.
+
+The fixpoint is the same whatever order entries are filtered in, so the
+kernel's queue reaches the essay's ``force^:_`` tables exactly.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .jposs import compact_cells, split_tables, var_entries
+
+
+@numba.njit(cache=True)
+def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj):
+    """Drop entry ``k``'s rows that its cells' masks forbid.
+
+    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
+    returns how many are kept.
+    """
+    a = ent_off[k]
+    L = ent_off[k + 1] - a
+    start = tab_off[k]
+    n = nalive[k]
+    for p in range(L):
+        proj[p] = 0
+    i = 0
+    while i < n:
+        r = perm[start + i]
+        ok = True
+        for p in range(L):
+            if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+                ok = False
+                break
+        if ok:
+            for p in range(L):
+                proj[p] |= 1 << (rows[r, p] - 1)
+            i += 1
+        else:                                   # swap r past the live block
+            n -= 1
+            last = perm[start + n]
+            perm[start + i] = last
+            pos[last] = start + i
+            perm[start + n] = r
+            pos[r] = start + n
+    nalive[k] = n
+    return n
+
+
+@numba.njit(cache=True)
+def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+              ent_off, ent_var, var_eoff, var_ent, stop_on_empty):
+    """Filter queued entries until the queue is empty; False if a table empties.
+
+    With ``stop_on_empty`` it returns at the first empty table (leaving the
+    queue cleared); otherwise it goes on to the full fixpoint, as the essay does.
+    """
+    proj = np.zeros(9, np.int64)
+    ok = True
+    while qstate[1] > 0:
+        k = dequeue(queue, inq, qstate)
+        n = filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj)
+        if n == 0:
+            ok = False
+            if stop_on_empty:
+                while qstate[1] > 0:
+                    dequeue(queue, inq, qstate)
+                return False
+        a = ent_off[k]
+        for p in range(ent_off[k + 1] - a):
+            v = ent_var[a + p]
+            if proj[p] != mask[v]:
+                mask[v] &= proj[p]
+                enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+    return ok
+
+
+@numba.njit(cache=True)
+def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
+    """One round of the essay's force, in place on ``alive``; True if a row was dropped.
+
+    Each cell's mask is the AND over its entries of the digits their live rows
+    put there; then each table keeps the rows whose every digit its cells allow.
+    """
+    E = tab_off.shape[0] - 1
+    mask = np.full(n_var, 0x1FF, np.int64)
+    proj = np.zeros(9, np.int64)
+    for k in range(E):
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        proj[:L] = 0
+        for r in range(tab_off[k], tab_off[k + 1]):
+            if alive[r]:
+                for p in range(L):
+                    proj[p] |= 1 << (rows[r, p] - 1)
+        for p in range(L):
+            mask[ent_var[a + p]] &= proj[p]
+    changed = False
+    for k in range(E):
+        a = ent_off[k]
+        for r in range(tab_off[k], tab_off[k + 1]):
+            if alive[r]:
+                for p in range(ent_off[k + 1] - a):
+                    if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+                        alive[r] = False
+                        changed = True
+                        break
+    return changed
+
+
+@numba.njit(cache=True)
+def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
+    """The essay's ``force^:_``: live-row flags of the fixpoint (all entries queued once)."""
+    E = tab_off.shape[0] - 1
+    var_eoff, var_ent = var_entries(ent_off, ent_var, n_var)
+    R = rows.shape[0]
+    perm = np.arange(R).astype(np.int32)
+    pos = np.arange(R).astype(np.int32)
+    nalive = np.diff(tab_off)
+    mask = np.full(n_var, 0x1FF, np.int64)
+    queue, inq, qstate = new_queue(E)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+              ent_off, ent_var, var_eoff, var_ent, False)
+    alive = np.zeros(R, np.bool_)
+    for k in range(E):
+        for i in range(tab_off[k], tab_off[k] + nalive[k]):
+            alive[perm[i]] = True
+    return alive
+
+
+def pack_tables(cells, tables):
+    """``(rows, tab_off)`` for a list of ``(n_k, len_k)`` tables (rows padded to 9)."""
+    tab_off = np.zeros(len(tables) + 1, np.int64)
+    rows = np.zeros((sum(len(t) for t in tables), 9), np.int8)
+    for k, (c, t) in enumerate(zip(cells, tables)):
+        t = np.asarray(t, np.int8).reshape(-1, len(c))
+        if t.size and (t.min() < 1 or t.max() > 9):
+            raise ValueError(f"table {k} holds a digit outside 1-9")
+        tab_off[k + 1] = tab_off[k] + len(t)
+        rows[tab_off[k]:tab_off[k + 1], :len(c)] = t
+    return rows, tab_off
+
+
+def force(cells, tables, until_fixed=False):
+    """Drop the rows of each table that some crossing table rules out.
+
+    Parameters
+    ----------
+    cells : list of int arrays
+        Cell indices of each entry, as from ``entries``.
+    tables : list of (n_k, len_k) int arrays
+        Joint possibilities, as from ``jposs``.
+    until_fixed : bool
+        False: one round, the essay's ``force``. True: repeat until nothing
+        changes (``force^:_``), in one numba loop.
+
+    Returns
+    -------
+    list of (m_k, len_k) int8 arrays
+        The rows kept, in their original order.
+
+    Examples
+    --------
+    >>> cells = [[0, 1], [0, 2]]
+    >>> [t.tolist() for t in force(cells, [[[1, 3], [3, 1]], [[1, 2], [2, 1]]])]
+    [[[1, 3]], [[1, 2]]]
+    """
+    if len(cells) != len(tables):
+        raise ValueError(f"{len(cells)} entries but {len(tables)} tables")
+    ent_off, ent_var, var_cell = compact_cells(cells)
+    rows, tab_off = pack_tables(cells, tables)
+    if until_fixed:
+        alive = force_fixpoint(rows, tab_off, ent_off, ent_var, len(var_cell))
+    else:
+        alive = np.ones(len(rows), np.bool_)
+        force_round(rows, tab_off, alive, ent_off, ent_var, len(var_cell))
+    keep = np.flatnonzero(alive)
+    new_off = np.searchsorted(keep, tab_off)
+    return split_tables(rows[keep], new_off, ent_off)

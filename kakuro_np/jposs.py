@@ -1,0 +1,303 @@
+"""Stage 2, jposs: the joint possibilities (tables) of each entry.
+
+Glossary
+--------
+mask   : a cell's candidates as a digit set (bit ``d - 1`` for digit ``d``).
+table  : an entry's ``(n, L)`` rows, one per ordered way to fill its ``L`` cells
+         with distinct candidates adding up to its sum, in lexicographic order.
+rows, tab_off : the packed form of all tables; entry ``k``'s table is
+         ``rows[tab_off[k]:tab_off[k + 1], :L_k]`` (rows are padded to 9 digits).
+ent_var : an entry's cells as compact variable ids ``0..V-1`` instead of flat indices.
+FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+
+FREE = 0
+
+
+@numba.njit(cache=True)
+def grow_rows(rows, need):
+    """``rows``, or a copy with room for at least ``need`` rows."""
+    if need <= rows.shape[0]:
+        return rows
+    bigger = np.zeros((max(need, 2 * rows.shape[0]), 9), np.int8)
+    bigger[:rows.shape[0]] = rows
+    return bigger
+
+
+@numba.njit(cache=True)
+def gen_table(masks, total, rows, n_rows, max_rows):
+    """Append every row of one entry's table to ``rows`` from row ``n_rows`` on.
+
+    ``masks`` holds the candidates of the entry's cells; rows come out in
+    lexicographic order. A ``total`` of FREE makes each candidate of a single
+    cell one row. Returns ``(rows, n_rows)``; ``n_rows`` is -1 once the table
+    would pass ``max_rows`` rows in all (a budget, not a contradiction).
+    """
+    L = masks.shape[0]
+    if total == FREE:
+        for d in range(1, 10):
+            if masks[0] >> (d - 1) & 1:
+                if n_rows >= max_rows:
+                    return rows, -1
+                rows = grow_rows(rows, n_rows + 1)
+                rows[n_rows, 0] = d
+                n_rows += 1
+        return rows, n_rows
+    rest = np.zeros(L + 1, np.int64)          # rest[p]: union of the masks after p
+    for p in range(L - 1, -1, -1):
+        rest[p] = rest[p + 1] | masks[p + 1] if p + 1 < L else 0
+    digit = np.zeros(L, np.int64)
+    used = 0
+    partial = 0
+    p = 0
+    while p >= 0:
+        d = digit[p]
+        if d > 0:                              # step back from the digit tried last
+            used &= ~(1 << (d - 1))
+            partial -= d
+        left = L - 1 - p
+        found = 0
+        for e in range(d + 1, 10):
+            bit = 1 << (e - 1)
+            if masks[p] & bit and not used & bit:
+                need = total - partial - e
+                avail = rest[p] & ~(used | bit)
+                if MIN_SUM[avail, left] <= need <= MAX_SUM[avail, left]:
+                    found = e
+                    break
+        if found == 0:
+            digit[p] = 0
+            p -= 1
+            continue
+        digit[p] = found
+        used |= 1 << (found - 1)
+        partial += found
+        if p == L - 1:
+            if n_rows >= max_rows:
+                return rows, -1
+            rows = grow_rows(rows, n_rows + 1)
+            for q in range(L):
+                rows[n_rows, q] = digit[q]
+            n_rows += 1
+        else:
+            p += 1
+            digit[p] = 0
+    return rows, n_rows
+
+
+@numba.njit(cache=True)
+def table_masks(rows, start, stop, L, out):
+    """``out[p]``: the digit set of column ``p`` over ``rows[start:stop]``."""
+    out[:L] = 0
+    for r in range(start, stop):
+        for p in range(L):
+            out[p] |= 1 << (rows[r, p] - 1)
+
+
+@numba.njit(cache=True)
+def estimate(ent_off, ent_var, mask, k):
+    """The essay's estimate of entry ``k``'s table size: the product of its candidate counts."""
+    est = 1
+    for i in range(ent_off[k], ent_off[k + 1]):
+        est *= POPCOUNT[mask[ent_var[i]]]
+    return est
+
+
+@numba.njit(cache=True)
+def var_entries(ent_off, ent_var, V):
+    """The entries holding each variable, as CSR: ``var_ent[var_eoff[v]:var_eoff[v + 1]]``."""
+    var_eoff = np.zeros(V + 1, np.int64)
+    for i in range(ent_var.shape[0]):
+        var_eoff[ent_var[i] + 1] += 1
+    for v in range(V):
+        var_eoff[v + 1] += var_eoff[v]
+    fill = var_eoff[:-1].copy()
+    var_ent = np.zeros(ent_var.shape[0], np.int64)
+    for k in range(ent_off.shape[0] - 1):
+        for i in range(ent_off[k], ent_off[k + 1]):
+            v = ent_var[i]
+            var_ent[fill[v]] = k
+            fill[v] += 1
+    return var_eoff, var_ent
+
+
+@numba.njit(cache=True)
+def build_tables(ent_off, ent_var, ent_sum, mask, max_rows):
+    """Tables of every entry in the essay's order, narrowing ``mask`` in place.
+
+    Repeatedly takes the unbuilt entry with the smallest estimate (ties to the
+    lower index), builds its table from the current masks, then narrows its
+    cells to the digits of their columns. Returns ``(rows, tab_off, ok)``; ``ok``
+    is False when the row budget ``max_rows`` ran out.
+    """
+    E = ent_sum.shape[0]
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    est = np.zeros(E, np.int64)
+    for k in range(E):
+        est[k] = estimate(ent_off, ent_var, mask, k)
+    built = np.zeros(E, np.bool_)
+    starts = np.zeros(E, np.int64)
+    stops = np.zeros(E, np.int64)
+    rows = np.zeros((max(16, 4 * E), 9), np.int8)
+    n_rows = 0
+    col = np.zeros(9, np.int64)
+    cell_masks = np.zeros(9, np.int64)
+    for _ in range(E):
+        k = -1
+        for j in range(E):
+            if not built[j] and (k < 0 or est[j] < est[k]):
+                k = j
+        built[k] = True
+        a, b = ent_off[k], ent_off[k + 1]
+        L = b - a
+        for i in range(L):
+            cell_masks[i] = mask[ent_var[a + i]]
+        starts[k] = n_rows
+        rows, n_rows = gen_table(cell_masks[:L], ent_sum[k], rows, n_rows, max_rows)
+        if n_rows < 0:
+            return rows, np.zeros(E + 1, np.int64), False
+        stops[k] = n_rows
+        table_masks(rows, starts[k], n_rows, L, col)
+        for i in range(L):
+            v = ent_var[a + i]
+            if col[i] != mask[v]:
+                mask[v] = col[i]
+                for q in range(var_eoff[v], var_eoff[v + 1]):
+                    j = var_ent[q]
+                    if not built[j]:
+                        est[j] = estimate(ent_off, ent_var, mask, j)
+    # store the tables in entry order
+    out = np.zeros((n_rows, 9), np.int8)
+    tab_off = np.zeros(E + 1, np.int64)
+    for k in range(E):
+        n = stops[k] - starts[k]
+        out[tab_off[k]:tab_off[k] + n] = rows[starts[k]:stops[k]]
+        tab_off[k + 1] = tab_off[k] + n
+    return out, tab_off, True
+
+
+def compact_cells(cells):
+    """Pack a list of cell-index arrays: ``(ent_off, ent_var, var_cell)``.
+
+    ``var_cell[v]`` is the flat cell of compact variable ``v``.
+    """
+    lengths = np.array([len(c) for c in cells], np.int64)
+    ent_off = np.zeros(len(cells) + 1, np.int64)
+    np.cumsum(lengths, out=ent_off[1:])
+    flat = np.concatenate([np.asarray(c, np.int64).ravel() for c in cells]) if cells else \
+        np.zeros(0, np.int64)
+    var_cell, ent_var = np.unique(flat, return_inverse=True)
+    return ent_off, ent_var.astype(np.int64), var_cell
+
+
+def split_tables(rows, tab_off, ent_off):
+    """The packed tables as a list of ``(n_k, L_k)`` int8 arrays."""
+    return [rows[tab_off[k]:tab_off[k + 1], :ent_off[k + 1] - ent_off[k]].copy()
+            for k in range(len(tab_off) - 1)]
+
+
+def jposs(cells, sums):
+    """The essay's joint possibilities of each entry.
+
+    Starting with 1-9 in every cell, repeatedly build the table of the entry
+    with the fewest estimated possibilities (the product of its cells'
+    candidate counts, ties to the lower index) and narrow its cells to the
+    digits its table uses.
+
+    Parameters
+    ----------
+    cells : list of int arrays
+        Cell indices of each entry, as from ``entries``.
+    sums : sequence of int
+        The clue of each entry.
+
+    Returns
+    -------
+    list of (n_k, len_k) int8 arrays
+        One row per ordered filling, rows in lexicographic order.
+
+    Examples
+    --------
+    >>> t = jposs([[0, 1], [0, 2]], [4, 3])
+    >>> [x.tolist() for x in t]
+    [[[1, 3], [3, 1]], [[1, 2]]]
+    """
+    sums = np.asarray(sums, np.int64).ravel()
+    if len(sums) != len(cells):
+        raise ValueError(f"{len(cells)} entries but {len(sums)} sums")
+    ent_off, ent_var, var_cell = compact_cells(cells)
+    mask = np.full(len(var_cell), ALL_DIGITS, np.int64)
+    rows, tab_off, ok = build_tables(ent_off, ent_var, sums, mask, np.int64(2**62))
+    return split_tables(rows, tab_off, ent_off)
+
+
+@numba.njit(cache=True)
+def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
+    """Combination-level narrowing of entry ``k``: ``out[p]`` gets cell ``p``'s new candidates.
+
+    A combination of the entry's sum is kept when it holds every digit forced
+    in the entry, uses only digits some cell allows and meets every cell's
+    candidates. Each cell keeps the digits of the kept combinations (less the
+    digits forced elsewhere in the entry). Returns False when a cell is left empty.
+    """
+    a = ent_off[k]
+    L = ent_off[k + 1] - a
+    union = 0
+    forced = 0
+    for p in range(L):
+        m = mask[ent_var[a + p]]
+        if m == 0 or (POPCOUNT[m] == 1 and forced & m):
+            return False
+        union |= m
+        if POPCOUNT[m] == 1:
+            forced |= m
+        out[p] = m if ent_sum[k] == FREE else 0
+    if ent_sum[k] == FREE:
+        return True
+    group = L * (MAX_TOTAL + 1) + ent_sum[k]
+    for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
+        c = COMBO_BITS[i]
+        if c & forced != forced or c & ~union:
+            continue
+        fits = True
+        for p in range(L):
+            if not mask[ent_var[a + p]] & c:
+                fits = False
+                break
+        if fits:
+            for p in range(L):
+                m = mask[ent_var[a + p]]
+                out[p] |= m & c if POPCOUNT[m] == 1 else m & c & ~forced
+    for p in range(L):
+        if out[p] == 0:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
+    """Narrow ``mask`` in place by ``narrow_entry`` until nothing changes; False on a contradiction."""
+    E = ent_sum.shape[0]
+    queue, inq, qstate = new_queue(E)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    out = np.zeros(9, np.int64)
+    while qstate[1] > 0:
+        k = dequeue(queue, inq, qstate)
+        if not narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
+            return False
+        a = ent_off[k]
+        for p in range(ent_off[k + 1] - a):
+            v = ent_var[a + p]
+            if out[p] != mask[v]:
+                mask[v] = out[p]
+                enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+    return True

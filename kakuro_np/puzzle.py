@@ -1,0 +1,199 @@
+"""The puzzle: three ``(H, W)`` arrays and, optionally, given digits.
+
+Glossary
+--------
+blank  : (H, W) bool, cells to fill with 1-9.
+down   : (H, W) int16, the sum of the run below a clue cell (0 = no clue).
+across : (H, W) int16, the sum of the run right of a clue cell (0 = no clue).
+given  : (H, W) int8, digits already placed in blank cells (0 = empty).
+A cell that is neither blank nor carries a sum is inactive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import PuzzleError
+
+#: Tokens ``Puzzle.from_rows`` accepts for an inactive cell and for a blank cell.
+INACTIVE_TOKENS = ("x", "X", "\\", None)
+BLANK_TOKENS = ("_", "", " ", 0)
+
+
+class Puzzle:
+    """A Kakuro grid as arrays.
+
+    Parameters
+    ----------
+    blank : array_like of bool, shape (H, W)
+    down, across : array_like of int, shape (H, W)
+        Clue sums, 0 where there is none. Clue cells must not be blank.
+    given : array_like of int, shape (H, W), optional
+        Digits placed in blank cells, 0 = empty.
+
+    Examples
+    --------
+    >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)],
+    ...                       [(0, 3), "_", "_"],
+    ...                       [(0, 4), "_", "_"]])
+    >>> p.shape, int(p.blank.sum())
+    ((3, 3), 4)
+    >>> p == Puzzle(p.blank, p.down, p.across)
+    True
+    """
+
+    __slots__ = ("blank", "down", "across", "given")
+
+    def __init__(self, blank, down, across, given=None):
+        blank = np.asarray(blank, dtype=bool)
+        if blank.ndim != 2 or blank.shape[0] == 0 or blank.shape[1] == 0:
+            raise PuzzleError(f"a grid must be a non-empty 2-d array, got shape {blank.shape}")
+        arrays = {}
+        for name, value in (("down", down), ("across", across), ("given", given)):
+            value = np.zeros(blank.shape, np.int64) if value is None else np.asarray(value)
+            if value.shape != blank.shape:
+                raise PuzzleError(f"{name} has shape {value.shape}, blank has {blank.shape}")
+            if value.dtype == bool or not np.issubdtype(value.dtype, np.integer):
+                raise PuzzleError(f"{name} must hold whole numbers, not {value.dtype}")
+            arrays[name] = value
+        for name in ("down", "across"):
+            bad = np.argwhere((arrays[name] < 0) | (arrays[name] > 45))
+            if bad.size:
+                r, c = (int(i) for i in bad[0])
+                raise PuzzleError(f"{name} sum {int(arrays[name][r, c])} is outside 1-45", cell=(r, c))
+        down = arrays["down"].astype(np.int16)
+        across = arrays["across"].astype(np.int16)
+        given_arr = arrays["given"]
+        bad = np.argwhere(blank & ((down != 0) | (across != 0)))
+        if bad.size:
+            raise PuzzleError("a blank cell cannot hold a clue", cell=tuple(int(i) for i in bad[0]))
+        bad = np.argwhere((given_arr != 0) & ~blank)
+        if bad.size:
+            raise PuzzleError("a given digit must sit in a blank cell", cell=tuple(int(i) for i in bad[0]))
+        bad = np.argwhere((given_arr < 0) | (given_arr > 9))
+        if bad.size:
+            r, c = (int(i) for i in bad[0])
+            raise PuzzleError(f"given digit {int(given_arr[r, c])} is not 1-9", cell=(r, c))
+        for name, value in (("blank", blank), ("down", down), ("across", across),
+                            ("given", given_arr.astype(np.int8))):
+            value = np.array(value)  # own, contiguous copy
+            value.flags.writeable = False
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Puzzle is immutable; build a new one")
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows) -> "Puzzle":
+        """Build a puzzle from nested rows of cells.
+
+        A cell is ``"x"`` (inactive), ``"_"`` (blank), a digit 1-9 (a blank
+        holding a given digit) or a pair ``(down, across)`` of sums, 0 = none.
+
+        Examples
+        --------
+        >>> Puzzle.from_rows([["x", (3, 0)], [(0, 2), 2]]).given.tolist()
+        [[0, 0], [0, 2]]
+        """
+        try:
+            rows = [list(row) for row in rows]
+        except TypeError:
+            raise PuzzleError("rows must be a list of lists of cells") from None
+        if not rows or not rows[0]:
+            raise PuzzleError("a grid needs at least one row and one column")
+        width = len(rows[0])
+        shape = (len(rows), width)
+        blank = np.zeros(shape, bool)
+        down = np.zeros(shape, np.int16)
+        across = np.zeros(shape, np.int16)
+        given = np.zeros(shape, np.int8)
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise PuzzleError(f"row {r} has {len(row)} cells, row 0 has {width}", cell=(r, 0))
+            for c, cell in enumerate(row):
+                kind, value = _classify(cell, (r, c))
+                if kind == "blank":
+                    blank[r, c] = True
+                    given[r, c] = value
+                elif kind == "clue":
+                    down[r, c], across[r, c] = value
+        return cls(blank, down, across, given)
+
+    def to_rows(self) -> list:
+        """The inverse of ``from_rows``: ``"x"``, ``"_"``, given digits and ``[down, across]``."""
+        out = []
+        for r in range(self.shape[0]):
+            row = []
+            for c in range(self.shape[1]):
+                if self.blank[r, c]:
+                    row.append(int(self.given[r, c]) or "_")
+                elif self.down[r, c] or self.across[r, c]:
+                    row.append([int(self.down[r, c]), int(self.across[r, c])])
+                else:
+                    row.append("x")
+            out.append(row)
+        return out
+
+    # -- views --------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        """``(H, W)``."""
+        return self.blank.shape
+
+    @property
+    def inactive(self) -> np.ndarray:
+        """(H, W) bool: cells that are neither blank nor clues."""
+        return ~self.blank & (self.down == 0) & (self.across == 0)
+
+    def with_given(self, given) -> "Puzzle":
+        """The same grid with other given digits."""
+        return Puzzle(self.blank, self.down, self.across, given)
+
+    def __eq__(self, other):
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return (self.shape == other.shape and bool(np.array_equal(self.blank, other.blank))
+                and bool(np.array_equal(self.down, other.down))
+                and bool(np.array_equal(self.across, other.across))
+                and bool(np.array_equal(self.given, other.given)))
+
+    __hash__ = None
+
+    def __repr__(self):
+        h, w = self.shape
+        extra = f", {int((self.given > 0).sum())} given" if self.given.any() else ""
+        return f"<Puzzle {h}x{w}, {int(self.blank.sum())} blanks{extra}>"
+
+    def __str__(self):
+        from .render import boxed
+        return boxed(self)
+
+
+def _classify(cell, where):
+    """``("inactive"|"blank"|"clue", value)`` for one ``from_rows`` cell."""
+    if isinstance(cell, (str, type(None))):
+        text = cell.strip() if isinstance(cell, str) else cell
+        if text in INACTIVE_TOKENS:
+            return "inactive", None
+        if text in BLANK_TOKENS:
+            return "blank", 0
+        if isinstance(text, str) and len(text) == 1 and text in "123456789":
+            return "blank", int(text)
+        raise PuzzleError(f"unknown cell {cell!r}: use 'x', '_', a digit or (down, across)", cell=where)
+    if isinstance(cell, (bool, np.bool_)):
+        raise PuzzleError(f"unknown cell {cell!r}", cell=where)
+    if isinstance(cell, (int, np.integer)):
+        if 0 <= cell <= 9:
+            return "blank", int(cell)
+        raise PuzzleError(f"a digit must be 1-9, got {cell}", cell=where)
+    if isinstance(cell, (tuple, list, np.ndarray)) and len(cell) == 2:
+        sums = []
+        for value in cell:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise PuzzleError(f"clue sums must be whole numbers, got {cell!r}", cell=where)
+            sums.append(int(value))
+        if any(s < 0 or s > 45 for s in sums):
+            raise PuzzleError(f"clue sums must be 0-45, got {tuple(sums)}", cell=where)
+        return ("clue", tuple(sums)) if any(sums) else ("inactive", None)
+    raise PuzzleError(f"unknown cell {cell!r}: use 'x', '_', a digit or (down, across)", cell=where)

@@ -1,0 +1,367 @@
+"""Stage 4, solve: fan out over the smallest table and collect every solution.
+
+Glossary
+--------
+model  : the packed puzzle the kernels share: variables (blank cells), entries,
+         cell masks and tables (see ``jposs`` and ``force``).
+var_cell : flat cell index of each variable (blank cells in row-major order).
+level  : one fan-out in the depth-first search: the entry branched on, the
+         rows still to try, and the masks and live-row counts to restore.
+status : ``OK``, ``CONTRADICTION`` (no solution) or ``OVER_BUDGET`` (the tables
+         would pass ``max_rows``).
+
+The search visits the branches in the essay's order: at each node it takes the
+entry with the fewest live rows above one (ties to the lower index) and tries
+its rows in lexicographic order, so solutions come out in the essay's order.
+The fast path narrows the masks by combinations before it builds the tables;
+since the fixpoint of ``force`` is the same either way, so is every node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from .combos import ALL_DIGITS
+from .entries import packed_entries
+from .errors import BudgetError
+from .force import propagate
+from .jposs import FREE, build_tables, narrow_masks, var_entries
+from .workqueue import enqueue, enqueue_neighbours, new_queue
+
+OK, CONTRADICTION, OVER_BUDGET = 0, 1, 2
+
+#: Default budget on table rows in all (about 40 bytes each with the search state).
+MAX_ROWS = 10_000_000
+#: Count limit meaning "no limit".
+NO_LIMIT = np.iinfo(np.int64).max
+
+
+@numba.njit(cache=True)
+def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows):
+    """Variables, masks and tables of a grid, ready for the search.
+
+    Blank cells in no entry get an entry of their own with the FREE sum, so
+    every variable is in some table. Returns ``(status, var_cell, ent_off,
+    ent_var, ent_sum, mask, rows, tab_off)``.
+    """
+    flat_blank = blank.ravel()
+    var_cell = np.flatnonzero(flat_blank)
+    V = var_cell.shape[0]
+    cell_var = np.full(flat_blank.shape[0], -1, np.int64)
+    for v in range(V):
+        cell_var[var_cell[v]] = v
+    in_entry = np.zeros(V, np.bool_)
+    for i in range(ent_cell.shape[0]):
+        in_entry[cell_var[ent_cell[i]]] = True
+    loose = np.flatnonzero(~in_entry)
+    E0 = ent_sum.shape[0]
+    E = E0 + loose.shape[0]
+    off = np.zeros(E + 1, np.int64)
+    off[:E0 + 1] = ent_off
+    var = np.zeros(ent_cell.shape[0] + loose.shape[0], np.int64)
+    for i in range(ent_cell.shape[0]):
+        var[i] = cell_var[ent_cell[i]]
+    sums = np.zeros(E, np.int64)
+    sums[:E0] = ent_sum
+    for j in range(loose.shape[0]):
+        var[ent_cell.shape[0] + j] = loose[j]
+        off[E0 + j + 1] = off[E0 + j] + 1
+        sums[E0 + j] = FREE
+    mask = np.full(V, ALL_DIGITS, np.int64)
+    flat_given = given.ravel()
+    for v in range(V):
+        if flat_given[var_cell[v]] > 0:
+            mask[v] = 1 << (flat_given[var_cell[v]] - 1)
+    var_eoff, var_ent = var_entries(off, var, V)
+    empty_rows = np.zeros((0, 9), np.int8)
+    empty_off = np.zeros(E + 1, np.int64)
+    if not narrow_masks(off, var, sums, mask, var_eoff, var_ent):
+        return CONTRADICTION, var_cell, off, var, sums, mask, empty_rows, empty_off
+    rows, tab_off, within = build_tables(off, var, sums, mask, max_rows)
+    if not within:
+        return OVER_BUDGET, var_cell, off, var, sums, mask, empty_rows, empty_off
+    return OK, var_cell, off, var, sums, mask, rows, tab_off
+
+
+@numba.njit(cache=True)
+def pick_entry(nalive):
+    """The entry with the fewest live rows above one (ties to the lower index), or -1."""
+    best = -1
+    for k in range(nalive.shape[0]):
+        if nalive[k] > 1 and (best < 0 or nalive[k] < nalive[best]):
+            best = k
+    return best
+
+
+@numba.njit(cache=True)
+def mask_digit(m):
+    """The digit of a one-digit mask."""
+    d = 1
+    while m > 1:
+        m >>= 1
+        d += 1
+    return d
+
+
+@numba.njit(cache=True)
+def search(ent_off, ent_var, mask, rows, tab_off, limit, store):
+    """Depth-first fan-out from the fixpoint of ``force``.
+
+    Returns ``(n_found, solutions, nodes)``: how many solutions were found (at
+    most ``limit``), their digits per variable if ``store`` (else an empty
+    array), and how many nodes were visited. ``mask`` is left at the last node.
+    """
+    E = tab_off.shape[0] - 1
+    V = mask.shape[0]
+    R = rows.shape[0]
+    var_eoff, var_ent = var_entries(ent_off, ent_var, V)
+    perm = np.arange(R).astype(np.int32)
+    pos = np.arange(R).astype(np.int32)
+    nalive = np.diff(tab_off)
+    queue, inq, qstate = new_queue(E)
+    solutions = np.zeros((16 if store else 0, V), np.int8)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True):
+        return 0, solutions[:0], 1
+    cap = 16
+    saved_mask = np.zeros((cap, V), np.int64)
+    saved_alive = np.zeros((cap, E), np.int64)
+    branch = np.zeros(cap, np.int64)
+    first = np.zeros(cap, np.int64)      # this level's rows: cand[first:stop]
+    stop = np.zeros(cap, np.int64)
+    nxt = np.zeros(cap, np.int64)
+    cand = np.zeros(64, np.int64)
+    n_cand = 0
+    depth = 0
+    found = 0
+    nodes = 1
+    at_node = True
+    while True:
+        if at_node:
+            k = pick_entry(nalive)
+            if k < 0:                                  # every table has one row
+                if store:
+                    if found == solutions.shape[0]:
+                        bigger = np.zeros((2 * found, V), np.int8)
+                        bigger[:found] = solutions
+                        solutions = bigger
+                    for v in range(V):
+                        solutions[found, v] = mask_digit(mask[v])
+                found += 1
+                if found >= limit:
+                    break
+            else:                                      # open a level on entry k
+                if depth == cap:
+                    cap *= 2
+                    saved_mask = _grow2(saved_mask, cap)
+                    saved_alive = _grow2(saved_alive, cap)
+                    branch = _grow1(branch, cap)
+                    first = _grow1(first, cap)
+                    stop = _grow1(stop, cap)
+                    nxt = _grow1(nxt, cap)
+                n = nalive[k]
+                if n_cand + n > cand.shape[0]:
+                    cand = _grow1(cand, max(2 * cand.shape[0], n_cand + n))
+                cand[n_cand:n_cand + n] = np.sort(perm[tab_off[k]:tab_off[k] + n])
+                saved_mask[depth] = mask
+                saved_alive[depth] = nalive
+                branch[depth] = k
+                first[depth] = n_cand
+                nxt[depth] = n_cand
+                n_cand += n
+                stop[depth] = n_cand
+                depth += 1
+        at_node = False
+        while depth > 0:                               # the next row to try
+            d = depth - 1
+            if nxt[d] == stop[d]:
+                n_cand = first[d]
+                depth -= 1
+                continue
+            r = cand[nxt[d]]
+            nxt[d] += 1
+            mask[:] = saved_mask[d]
+            nalive[:] = saved_alive[d]
+            k = branch[d]
+            head = tab_off[k]
+            other = perm[head]                         # move row r to the front
+            perm[pos[r]] = other
+            pos[other] = pos[r]
+            perm[head] = r
+            pos[r] = head
+            nalive[k] = 1
+            a = ent_off[k]
+            for p in range(ent_off[k + 1] - a):
+                v = ent_var[a + p]
+                bit = 1 << (rows[r, p] - 1)
+                if mask[v] != bit:
+                    mask[v] = bit
+                    enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+            nodes += 1
+            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                         ent_off, ent_var, var_eoff, var_ent, True):
+                at_node = True
+                break
+        if not at_node:
+            break
+    return found, solutions[:found], nodes
+
+
+@numba.njit(cache=True)
+def _grow1(a, n):
+    b = np.zeros(n, a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@numba.njit(cache=True)
+def _grow2(a, n):
+    b = np.zeros((n, a.shape[1]), a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@numba.njit(cache=True)
+def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
+    """The cell masks at the fixpoint of ``force`` (in place); False on a contradiction."""
+    E = tab_off.shape[0] - 1
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    perm = np.arange(rows.shape[0]).astype(np.int32)
+    pos = perm.copy()
+    nalive = np.diff(tab_off)
+    queue, inq, qstate = new_queue(E)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    return propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True)
+
+
+# ---------------------------------------------------------------------------
+# The public verbs
+
+
+class Model(NamedTuple):
+    """A puzzle packed for the kernels (see ``build_model``)."""
+    puzzle: object
+    status: int
+    var_cell: np.ndarray
+    ent_off: np.ndarray
+    ent_var: np.ndarray
+    ent_sum: np.ndarray
+    mask: np.ndarray
+    rows: np.ndarray
+    tab_off: np.ndarray
+
+
+def model(grid, max_rows=MAX_ROWS) -> Model:
+    """Pack a puzzle (or text, path, rows) for the kernels; raises BudgetError past ``max_rows``."""
+    from .formats import as_puzzle
+    puzzle = as_puzzle(grid)
+    ent_off, ent_cell, ent_sum = packed_entries(puzzle)
+    packed = build_model(puzzle.blank, puzzle.given, ent_off, ent_cell, ent_sum,
+                         np.int64(max_rows))
+    if packed[0] == OVER_BUDGET:
+        raise BudgetError(f"the tables of this puzzle would pass {max_rows:,} rows "
+                          f"(raise max_rows= to allow more)")
+    return Model(puzzle, *packed)
+
+
+def _limit(limit) -> int:
+    if limit is None:
+        return NO_LIMIT
+    if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, (int, np.integer)) or limit < 0:
+        raise ValueError(f"limit must be a whole number >= 0 or None, got {limit!r}")
+    return int(limit)
+
+
+def kakuro(grid, limit=None, *, max_rows=MAX_ROWS) -> np.ndarray:
+    """Every solution of a puzzle, in the essay's fan-out order.
+
+    Parameters
+    ----------
+    grid : Puzzle, text, path or rows
+    limit : int, optional
+        Stop after this many solutions.
+    max_rows : int
+        Budget on table rows in all.
+
+    Returns
+    -------
+    (n, H, W) int8 array
+        Digits in the blank cells, 0 elsewhere; ``n`` is 0 when there is no solution.
+
+    Examples
+    --------
+    >>> sols = kakuro([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> sols.shape, sols[0].tolist()
+    ((1, 3, 3), [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
+    """
+    limit = _limit(limit)
+    m = model(grid, max_rows)
+    H, W = m.puzzle.shape
+    if m.status != OK or limit == 0:
+        return np.zeros((0, H, W), np.int8)
+    found, digits, _ = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                              np.int64(limit), True)
+    out = np.zeros((found, H * W), np.int8)
+    out[:, m.var_cell] = digits
+    return out.reshape(found, H, W)
+
+
+def count(grid, limit=None, *, max_rows=MAX_ROWS) -> int:
+    """How many solutions a puzzle has (at most ``limit``), without storing them.
+
+    Examples
+    --------
+    >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
+    2
+    """
+    limit = _limit(limit)
+    m = model(grid, max_rows)
+    if m.status != OK or limit == 0:
+        return 0
+    found, _, _ = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                         np.int64(limit), False)
+    return int(found)
+
+
+class Reduction(NamedTuple):
+    """What forced moves alone make of a puzzle.
+
+    candidates : (H, W, 9) bool, ``candidates[r, c, d - 1]`` while digit ``d`` is possible.
+    digits     : (H, W) int8, the forced digit or 0.
+    status     : "solved", "stuck" or "contradiction".
+    puzzle     : the Puzzle reduced.
+    """
+    candidates: np.ndarray
+    digits: np.ndarray
+    status: str
+    puzzle: object
+
+
+def reduce(grid, *, max_rows=MAX_ROWS) -> Reduction:
+    """Apply forced moves only: the fixpoint of ``force`` from the tables.
+
+    Examples
+    --------
+    >>> r = reduce([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> r.status, r.digits.tolist()
+    ('solved', [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
+    """
+    m = model(grid, max_rows)
+    H, W = m.puzzle.shape
+    mask = m.mask.copy()
+    ok = m.status == OK and fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)
+    bits = (mask[:, None] >> np.arange(9)) & 1
+    candidates = np.zeros((H * W, 9), bool)
+    candidates[m.var_cell] = bits.astype(bool)
+    ones = bits.sum(axis=1) == 1
+    digits = np.zeros(H * W, np.int8)
+    digits[m.var_cell[ones]] = bits[ones].argmax(axis=1) + 1
+    status = "contradiction" if not ok else "solved" if ones.all() else "stuck"
+    return Reduction(candidates.reshape(H, W, 9), digits.reshape(H, W), status, m.puzzle)

@@ -1,0 +1,47 @@
+"""A circular queue of entry ids for the fixpoint kernels (each entry at most once).
+
+Glossary
+--------
+queue  : int64 ring buffer of entry ids, one slot per entry.
+inq    : bool per entry, True while it waits in the queue.
+qstate : int64 ``[head, size]``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def new_queue(n_entries):
+    """An empty queue for ``n_entries`` entries: ``(queue, inq, qstate)``."""
+    n = max(n_entries, 1)
+    return np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(2, np.int64)
+
+
+@numba.njit(cache=True)
+def enqueue(queue, inq, qstate, k):
+    """Put entry ``k`` on the queue unless it is already there."""
+    if not inq[k]:
+        inq[k] = True
+        queue[(qstate[0] + qstate[1]) % queue.shape[0]] = k
+        qstate[1] += 1
+
+
+@numba.njit(cache=True)
+def dequeue(queue, inq, qstate):
+    """Take the entry at the head of a non-empty queue."""
+    k = queue[qstate[0]]
+    qstate[0] = (qstate[0] + 1) % queue.shape[0]
+    qstate[1] -= 1
+    inq[k] = False
+    return k
+
+
+@numba.njit(cache=True)
+def enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent):
+    """Queue every entry holding variable ``v`` other than ``k``."""
+    for q in range(var_eoff[v], var_eoff[v + 1]):
+        if var_ent[q] != k:
+            enqueue(queue, inq, qstate, var_ent[q])
