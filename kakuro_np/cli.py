@@ -75,10 +75,18 @@ def cmd_kc(args) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit 2."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kakuro-np", description="Solve Kakuro (cross sums) puzzles: every solution.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
 
     p = sub.add_parser("solve", help="print every solution of each puzzle file")
     p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files ('-' reads stdin)")

@@ -1,0 +1,55 @@
+"""jposs: the essay's joint possibilities, table sizes and row order."""
+
+import itertools
+
+import numpy as np
+
+import kakuro_np as kn
+from conftest import PUZZLES
+
+K2_SIZES = [2, 6, 6, 18, 18, 48, 6, 2, 2, 16, 10, 5, 2, 2, 4, 10, 4, 2, 144, 8, 2, 48, 8, 8, 18, 2]
+
+
+def k2_tables():
+    cells, sums = kn.entries(kn.read(PUZZLES / "k2.txt"))
+    return cells, sums, kn.jposs(cells, sums)
+
+
+def test_k2_table_sizes_are_the_essays():
+    cells, _, tables = k2_tables()
+    assert [len(t) for t in tables] == K2_SIZES
+    assert all(t.dtype == np.int8 and t.shape[1] == len(c) for c, t in zip(cells, tables))
+
+
+def test_k2_first_tables_are_the_essays():
+    _, _, t = k2_tables()
+    assert t[0].tolist() == [[7, 9], [9, 7]]
+    assert t[1].T.tolist() == [[1, 2, 3, 5, 6, 7], [7, 6, 5, 3, 2, 1]]
+    assert t[2].T.tolist() == [[1, 1, 2, 2, 4, 4], [2, 4, 1, 4, 1, 2], [4, 2, 4, 1, 2, 1]]
+    assert t[3].T.tolist()[0] == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 5, 5, 6, 6]
+
+
+def test_rows_are_distinct_digits_adding_up_in_lexicographic_order():
+    cells, sums, tables = k2_tables()
+    for t, s in zip(tables, sums):
+        assert (t.sum(axis=1) == s).all()
+        assert all(len(set(row)) == len(row) for row in t.tolist())
+        assert t.tolist() == sorted(t.tolist())
+
+
+def test_a_lone_entry_gets_every_permutation():
+    t, = kn.jposs([np.array([0, 1, 2])], [7])
+    expected = sorted(p for c in itertools.combinations(range(1, 10), 3) if sum(c) == 7
+                      for p in itertools.permutations(c))
+    assert [tuple(r) for r in t.tolist()] == expected
+
+
+def test_the_essay_order_narrows_later_tables():
+    # entry 1 (sum 3 over cells 0 and 2) is built second, after entry 0 put 1 or 3 in cell 0
+    t = kn.jposs([[0, 1], [0, 2]], [4, 3])
+    assert [x.tolist() for x in t] == [[[1, 3], [3, 1]], [[1, 2]]]
+
+
+def test_an_impossible_sum_gives_an_empty_table():
+    t, = kn.jposs([np.array([0, 1, 2])], [50])
+    assert t.shape == (0, 3)

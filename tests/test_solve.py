@@ -1,0 +1,124 @@
+"""kakuro, count and reduce on the essay's puzzles and on edge cases."""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import kakuro_np as kn
+from conftest import PUZZLES, SAMPLES
+from essay_reference import essay_kakuro
+from strategies import satisfies
+
+JBOXED = [name for name in SAMPLES if name.startswith("k") and name[1].isdigit()]
+
+
+@pytest.mark.parametrize("name", JBOXED)
+def test_sample_counts_match_the_independent_solver(name, expected):
+    p = kn.read(PUZZLES / name)
+    sols = kn.kakuro(p)
+    assert sols.shape == (expected[name]["solutions"], *p.shape) and sols.dtype == np.int8
+    assert kn.count(p) == expected[name]["solutions"]
+    assert p.shape == (expected[name]["rows"], expected[name]["cols"])
+    assert int(p.blank.sum()) == expected[name]["blank_cells"]
+    assert len(kn.entries(p)[1]) == expected[name]["entries"]
+    assert all(satisfies(p, s) for s in sols)
+
+
+def test_k2_is_solved_by_forced_moves_alone():
+    r = kn.reduce(PUZZLES / "k2.txt")
+    assert r.status == "solved"
+    np.testing.assert_array_equal(r.digits, kn.kakuro(PUZZLES / "k2.txt")[0])
+    assert r.candidates.shape == (10, 8, 9) and r.candidates.dtype == bool
+    assert (r.candidates.sum(axis=2) == r.puzzle.blank).all()
+
+
+def test_k3_has_40_solutions_and_the_essays_first_two():
+    t = kn.kakuro(PUZZLES / "k3.txt")
+    assert t.shape == (40, 11, 11)
+    differ = t[0] != t[1]
+    assert differ[:9].sum() == 0 and differ[9:, :7].sum() == 0
+    assert t[0][-2:, -4:].tolist() == [[1, 5, 2, 4], [4, 3, 1, 2]]
+    assert t[1][-2:, -4:].tolist() == [[4, 5, 1, 2], [1, 3, 2, 4]]
+    assert len({s.tobytes() for s in t}) == 40
+
+
+def test_k3_solution_order_is_the_essays_fan_out():
+    p = kn.read(PUZZLES / "k3.txt")
+    np.testing.assert_array_equal(kn.kakuro(p), essay_kakuro(p))
+
+
+def test_k3_reduce_is_stuck_and_keeps_every_solution_digit():
+    r = kn.reduce(PUZZLES / "k3.txt")
+    assert r.status == "stuck"
+    sols = kn.kakuro(PUZZLES / "k3.txt")
+    used = np.zeros_like(r.candidates)
+    for s in sols:
+        rr, cc = np.nonzero(s)
+        used[rr, cc, s[rr, cc] - 1] = True
+    assert not (used & ~r.candidates).any()
+
+
+def test_limit_returns_a_prefix_of_the_full_answer():
+    p = kn.read(PUZZLES / "k3.txt")
+    full = kn.kakuro(p)
+    for limit in (0, 1, 7, 40, 100):
+        part = kn.kakuro(p, limit=limit)
+        np.testing.assert_array_equal(part, full[:limit])
+        assert kn.count(p, limit=limit) == min(limit, 40)
+
+
+def test_accepts_text_paths_and_rows():
+    text = (PUZZLES / "k0.txt").read_text()
+    rows = [["x", "x", "x", (6, 0), (3, 0)], ["x", (4, 0), (3, 3), "_", "_"],
+            [(0, 10), "_", "_", "_", "_"], [(0, 3), "_", "_", "x", "x"]]
+    answers = [kn.kakuro(g) for g in (text, str(PUZZLES / "k0.txt"), PUZZLES / "k0.txt", rows)]
+    for a in answers:
+        np.testing.assert_array_equal(a, answers[0])
+    assert answers[0][0].tolist() == [[0, 0, 0, 0, 0], [0, 0, 0, 2, 1],
+                                      [0, 3, 1, 4, 2], [0, 1, 2, 0, 0]]
+
+
+def test_an_impossible_clue_gives_no_solution_not_an_error():
+    p = kn.Puzzle.from_rows([["x", (3, 0), (4, 0)], [(0, 2), "_", "_"]])   # 2 in 2 cells
+    assert kn.kakuro(p).shape == (0, 2, 3)
+    assert kn.count(p) == 0
+    assert kn.reduce(p).status == "contradiction"
+
+
+def test_given_digits_are_kept_and_a_clashing_given_gives_no_solution():
+    base = [["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]]
+    assert kn.count(base) == 2
+    with_given = [row[:] for row in base]
+    with_given[1][1] = 2
+    sols = kn.kakuro(with_given)
+    assert sols.tolist() == [[[0, 0, 0], [0, 2, 1], [0, 1, 2]]]
+    with_given[1][2] = 2                       # 2 twice in one run
+    assert kn.count(with_given) == 0 and kn.reduce(with_given).status == "contradiction"
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, "3", True])
+def test_bad_limit_is_a_value_error(limit):
+    with pytest.raises(ValueError):
+        kn.kakuro(PUZZLES / "k0.txt", limit=limit)
+
+
+def test_open_block_with_a_limit_stops_early_in_bounded_memory():
+    """A 9x9 open block of 45s has astronomically many solutions; limit=1000 returns 1000."""
+    script = textwrap.dedent("""
+        import resource, numpy as np, kakuro_np as kn
+        rows = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
+        sols = kn.kakuro(rows, limit=1000)
+        print(len(sols), len({s.tobytes() for s in sols}))
+        p = kn.Puzzle.from_rows(rows)
+        import sys; sys.path.insert(0, "tests")
+        from strategies import satisfies
+        print(all(satisfies(p, s) for s in sols))
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, cwd=PUZZLES.parent, timeout=300).stdout.split()
+    assert out[:3] == ["1000", "1000", "True"]
+    assert int(out[3]) < 1024, f"peak memory {out[3]} MB"
