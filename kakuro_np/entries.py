@@ -118,4 +118,4 @@ def entries(grid):
     """
     from .formats import as_puzzle
     ent_off, ent_cell, ent_sum = packed_entries(as_puzzle(grid))
-    return np.split(ent_cell, ent_off[1:-1]), ent_sum
+    return [ent_cell[ent_off[k]:ent_off[k + 1]] for k in range(len(ent_sum))], ent_sum

@@ -70,3 +70,11 @@ def test_malformed_runs_raise_puzzle_error(rows, words, cell):
         kn.entries(grid(*rows))
     assert info.value.cell == cell
     assert f"cell {cell}" in str(info.value)
+
+
+def test_a_grid_without_blanks_has_no_entries_and_one_empty_solution():
+    p = grid(["x", "x"], ["x", "x"])
+    cells, sums = kn.entries(p)
+    assert cells == [] and sums.shape == (0,)
+    assert kn.kakuro(p).shape == (1, 2, 2) and kn.count(p) == 1
+    assert kn.reduce(p).status == "solved"
