@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .combos import ALL_DIGITS
+from .combos import ALL_DIGITS, POPCOUNT
 from .entries import packed_entries
 from .errors import BudgetError
 from .force import propagate
@@ -187,21 +187,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store):
             nxt[d] += 1
             mask[:] = saved_mask[d]
             nalive[:] = saved_alive[d]
-            k = branch[d]
-            head = tab_off[k]
-            other = perm[head]                         # move row r to the front
-            perm[pos[r]] = other
-            pos[other] = pos[r]
-            perm[head] = r
-            pos[r] = head
-            nalive[k] = 1
-            a = ent_off[k]
-            for p in range(ent_off[k + 1] - a):
-                v = ent_var[a + p]
-                bit = 1 << (rows[r, p] - 1)
-                if mask[v] != bit:
-                    mask[v] = bit
-                    enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+            apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
+                      pos, nalive, mask, queue, inq, qstate)
             nodes += 1
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                          ent_off, ent_var, var_eoff, var_ent, True):
@@ -239,6 +226,147 @@ def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
         enqueue(queue, inq, qstate, k)
     return propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                      ent_off, ent_var, var_eoff, var_ent, True)
+
+
+@numba.njit(cache=True)
+def saturating_mul(a, b, cap):
+    """``min(a * b, cap)`` for counts ``a, b >= 0`` without overflow."""
+    if a == 0 or b == 0:
+        return 0
+    if a > cap // b:
+        return cap
+    return min(a * b, cap)
+
+
+@numba.njit(cache=True)
+def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+              mask, queue, inq, qstate):
+    """Make row ``r`` entry ``k``'s only live row and queue the entries its digits narrow."""
+    head = tab_off[k]
+    other = perm[head]
+    perm[pos[r]] = other
+    pos[other] = pos[r]
+    perm[head] = r
+    pos[r] = head
+    nalive[k] = 1
+    a = ent_off[k]
+    for p in range(ent_off[k + 1] - a):
+        v = ent_var[a + p]
+        bit = 1 << (rows[r, p] - 1)
+        if mask[v] != bit:
+            mask[v] = bit
+            enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+
+
+@numba.njit(cache=True)
+def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
+    """Split the undecided entries of ``scope`` into independent pieces.
+
+    Two undecided entries are linked when they share an undecided cell; decided
+    cells link nothing. Returns ``(members, starts)``: piece ``i`` is
+    ``members[starts[i]:starts[i + 1]]``. ``label`` is scratch, one per entry,
+    left at -1.
+    """
+    members = np.empty(scope.shape[0], np.int64)
+    starts = np.zeros(scope.shape[0] + 1, np.int64)
+    n_members = 0
+    n_pieces = 0
+    for s in range(scope.shape[0]):
+        k0 = scope[s]
+        if nalive[k0] <= 1 or label[k0] >= 0:
+            continue
+        label[k0] = n_pieces
+        first = n_members
+        members[n_members] = k0
+        n_members += 1
+        i = first
+        while i < n_members:                      # breadth-first over shared cells
+            k = members[i]
+            i += 1
+            for q in range(ent_off[k], ent_off[k + 1]):
+                v = ent_var[q]
+                if POPCOUNT[mask[v]] > 1:
+                    for t in range(var_eoff[v], var_eoff[v + 1]):
+                        j = var_ent[t]
+                        if label[j] < 0:
+                            label[j] = n_pieces
+                            members[n_members] = j
+                            n_members += 1
+        n_pieces += 1
+        starts[n_pieces] = n_members
+    for i in range(n_members):
+        label[members[i]] = -1
+    return members[:n_members], starts[:n_pieces + 1]
+
+
+@numba.njit(cache=True)
+def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                nalive, mask, queue, inq, qstate, label):
+    """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
+
+    Independent pieces are counted apart and multiplied; a single piece fans
+    out over its smallest table. The state is restored before returning.
+    """
+    members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
+                                 label)
+    n_pieces = starts.shape[0] - 1
+    if n_pieces == 0:
+        return 1
+    if n_pieces > 1:
+        total = 1
+        for i in range(n_pieces):
+            piece = members[starts[i]:starts[i + 1]]
+            # once the product is at the limit, a piece only has to show it is not empty
+            c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
+                            var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
+                            qstate, label)
+            if c == 0:
+                return 0
+            total = saturating_mul(total, c, limit)
+        return total
+    k = -1
+    for i in range(members.shape[0]):
+        j = members[i]
+        if k < 0 or nalive[j] < nalive[k] or (nalive[j] == nalive[k] and j < k):
+            k = j
+    saved_mask = mask.copy()
+    saved_alive = nalive.copy()
+    choices = np.sort(perm[tab_off[k]:tab_off[k] + nalive[k]])
+    total = 0
+    for r in choices:
+        mask[:] = saved_mask
+        nalive[:] = saved_alive
+        apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+                  mask, queue, inq, qstate)
+        if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True):
+            total += count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
+                                 rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
+                                 label)
+            if total >= limit:
+                break
+    mask[:] = saved_mask
+    nalive[:] = saved_alive
+    return total
+
+
+@numba.njit(cache=True)
+def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit):
+    """How many solutions (at most ``limit``), counting independent pieces apart."""
+    E = tab_off.shape[0] - 1
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    perm = np.arange(rows.shape[0]).astype(np.int32)
+    pos = perm.copy()
+    nalive = np.diff(tab_off)
+    queue, inq, qstate = new_queue(E)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True):
+        return 0
+    label = np.full(E, -1, np.int64)
+    return count_scope(np.arange(E), limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off,
+                       perm, pos, nalive, mask, queue, inq, qstate, label)
 
 
 # ---------------------------------------------------------------------------
@@ -325,9 +453,8 @@ def count(grid, limit=None, *, max_rows=MAX_ROWS) -> int:
     m = model(grid, max_rows)
     if m.status != OK or limit == 0:
         return 0
-    found, _, _ = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                         np.int64(limit), False)
-    return int(found)
+    return int(count_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                               np.int64(limit)))
 
 
 class Reduction(NamedTuple):
