@@ -122,3 +122,21 @@ def test_open_block_with_a_limit_stops_early_in_bounded_memory():
                          check=True, cwd=PUZZLES.parent, timeout=300).stdout.split()
     assert out[:3] == ["1000", "1000", "True"]
     assert int(out[3]) < 1024, f"peak memory {out[3]} MB"
+
+
+def independent_blocks(n):
+    """n separate 2x2 blocks whose clues are all 3: each has 2 solutions."""
+    rows = [["x"] * (3 * n + 1) for _ in range(3)]
+    for b in range(n):
+        c = 1 + 3 * b
+        rows[0][c] = rows[0][c + 1] = (3, 0)
+        rows[1][c - 1] = rows[2][c - 1] = (0, 3)
+        rows[1][c] = rows[1][c + 1] = rows[2][c] = rows[2][c + 1] = "_"
+    return kn.Puzzle.from_rows(rows)
+
+
+def test_count_multiplies_independent_pieces():
+    assert kn.count(independent_blocks(3)) == len(kn.kakuro(independent_blocks(3))) == 8
+    assert kn.count(independent_blocks(40)) == 2 ** 40
+    assert kn.count(independent_blocks(40), limit=10**6) == 10**6
+    assert kn.count(independent_blocks(5), limit=31) == 31
