@@ -17,7 +17,7 @@ Examples
 
 from .combos import kc
 from .entries import entries
-from .errors import BudgetError, PuzzleError, TooManySolutions
+from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
 from .force import force
 from .formats import as_puzzle, detect, format, parse, read
 from .jposs import jposs
@@ -26,7 +26,7 @@ from .render import boxed
 from .solve import Reduction, count, kakuro, reduce
 
 __all__ = [
-    "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "Reduction",
+    "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "SolveTimeout", "Reduction",
     "read", "parse", "format", "detect", "as_puzzle",
     "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed",
 ]

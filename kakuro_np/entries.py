@@ -13,10 +13,10 @@ cells, then down entries in column-major order.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from .errors import PuzzleError
+from .jit import kernel
 
 # Error codes returned by the scan kernel, with the message each stands for.
 _ERRORS = {
@@ -29,7 +29,7 @@ _ERRORS = {
 }
 
 
-@numba.njit(cache=True)
+@kernel
 def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cell):
     """Append the runs of each row of ``blank`` to the packed entries.
 
@@ -68,7 +68,7 @@ def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cel
     return n_ent, n_cell, 0, 0, 0, 0
 
 
-@numba.njit(cache=True)
+@kernel
 def scan_entries(blank, down, across):
     """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, code, r, c, n)``."""
     H, W = blank.shape

@@ -56,5 +56,9 @@ class TooManySolutions(RuntimeError):
     """The requested output would pass a budget; ask with ``limit=`` or use ``count()``."""
 
 
+class SolveTimeout(TimeoutError):
+    """The work did not finish within ``timeout=`` seconds."""
+
+
 class BudgetError(RuntimeError):
     """The puzzle's tables would pass the row budget (``max_rows=``)."""

@@ -16,14 +16,14 @@ kernel's queue reaches the essay's ``force^:_`` tables exactly.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .jit import kernel
 from .jposs import compact_cells, split_tables, var_entries
+from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
 
 
-@numba.njit(cache=True)
+@kernel
 def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj):
     """Drop entry ``k``'s rows that its cells' masks forbid.
 
@@ -59,7 +59,7 @@ def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, pr
     return n
 
 
-@numba.njit(cache=True)
+@kernel
 def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
               ent_off, ent_var, var_eoff, var_ent, stop_on_empty):
     """Filter queued entries until the queue is empty; False if a table empties.
@@ -87,7 +87,7 @@ def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
     return ok
 
 
-@numba.njit(cache=True)
+@kernel
 def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
     """One round of the essay's force, in place on ``alive``; True if a row was dropped.
 
@@ -120,7 +120,7 @@ def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
     return changed
 
 
-@numba.njit(cache=True)
+@kernel
 def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     """The essay's ``force^:_``: live-row flags of the fixpoint (all entries queued once)."""
     E = tab_off.shape[0] - 1

@@ -13,16 +13,16 @@ FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
 from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, kernel, monotonic_ns
+from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
 
 FREE = 0
 
 
-@numba.njit(cache=True)
+@kernel
 def grow_rows(rows, need):
     """``rows``, or a copy with room for at least ``need`` rows."""
     if need <= rows.shape[0]:
@@ -32,7 +32,7 @@ def grow_rows(rows, need):
     return bigger
 
 
-@numba.njit(cache=True)
+@kernel
 def gen_table(masks, total, rows, n_rows, max_rows):
     """Append every row of one entry's table to ``rows`` from row ``n_rows`` on.
 
@@ -93,7 +93,7 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     return rows, n_rows
 
 
-@numba.njit(cache=True)
+@kernel
 def table_masks(rows, start, stop, L, out):
     """``out[p]``: the digit set of column ``p`` over ``rows[start:stop]``."""
     out[:L] = 0
@@ -102,7 +102,7 @@ def table_masks(rows, start, stop, L, out):
             out[p] |= 1 << (rows[r, p] - 1)
 
 
-@numba.njit(cache=True)
+@kernel
 def estimate(ent_off, ent_var, mask, k):
     """The essay's estimate of entry ``k``'s table size: the product of its candidate counts."""
     est = 1
@@ -111,7 +111,7 @@ def estimate(ent_off, ent_var, mask, k):
     return est
 
 
-@numba.njit(cache=True)
+@kernel
 def var_entries(ent_off, ent_var, V):
     """The entries holding each variable, as CSR: ``var_ent[var_eoff[v]:var_eoff[v + 1]]``."""
     var_eoff = np.zeros(V + 1, np.int64)
@@ -129,14 +129,14 @@ def var_entries(ent_off, ent_var, V):
     return var_eoff, var_ent
 
 
-@numba.njit(cache=True)
-def build_tables(ent_off, ent_var, ent_sum, mask, max_rows):
+@kernel
+def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """Tables of every entry in the essay's order, narrowing ``mask`` in place.
 
     Repeatedly takes the unbuilt entry with the smallest estimate (ties to the
     lower index), builds its table from the current masks, then narrows its
-    cells to the digits of their columns. Returns ``(rows, tab_off, ok)``; ``ok``
-    is False when the row budget ``max_rows`` ran out.
+    cells to the digits of their columns. Returns ``(rows, tab_off, status)``:
+    OK, OVER_BUDGET past ``max_rows`` rows, or TIMED_OUT past ``deadline``.
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
@@ -151,6 +151,8 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows):
     col = np.zeros(9, np.int64)
     cell_masks = np.zeros(9, np.int64)
     for _ in range(E):
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            return rows, np.zeros(E + 1, np.int64), TIMED_OUT
         k = -1
         for j in range(E):
             if not built[j] and (k < 0 or est[j] < est[k]):
@@ -163,7 +165,7 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows):
         starts[k] = n_rows
         rows, n_rows = gen_table(cell_masks[:L], ent_sum[k], rows, n_rows, max_rows)
         if n_rows < 0:
-            return rows, np.zeros(E + 1, np.int64), False
+            return rows, np.zeros(E + 1, np.int64), OVER_BUDGET
         stops[k] = n_rows
         table_masks(rows, starts[k], n_rows, L, col)
         for i in range(L):
@@ -181,7 +183,7 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows):
         n = stops[k] - starts[k]
         out[tab_off[k]:tab_off[k] + n] = rows[starts[k]:stops[k]]
         tab_off[k + 1] = tab_off[k] + n
-    return out, tab_off, True
+    return out, tab_off, OK
 
 
 def compact_cells(cells):
@@ -235,11 +237,12 @@ def jposs(cells, sums):
         raise ValueError(f"{len(cells)} entries but {len(sums)} sums")
     ent_off, ent_var, var_cell = compact_cells(cells)
     mask = np.full(len(var_cell), ALL_DIGITS, np.int64)
-    rows, tab_off, ok = build_tables(ent_off, ent_var, sums, mask, np.int64(2**62))
+    rows, tab_off, _ = build_tables(ent_off, ent_var, sums, mask, np.int64(2**62),
+                                    np.int64(NO_DEADLINE))
     return split_tables(rows, tab_off, ent_off)
 
 
-@numba.njit(cache=True)
+@kernel
 def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
     """Combination-level narrowing of entry ``k``: ``out[p]`` gets cell ``p``'s new candidates.
 
@@ -282,7 +285,7 @@ def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
     """Narrow ``mask`` in place by ``narrow_entry`` until nothing changes; False on a contradiction."""
     E = ent_sum.shape[0]

@@ -7,8 +7,8 @@ model  : the packed puzzle the kernels share: variables (blank cells), entries,
 var_cell : flat cell index of each variable (blank cells in row-major order).
 level  : one fan-out in the depth-first search: the entry branched on, the
          rows still to try, and the masks and live-row counts to restore.
-status : ``OK``, ``CONTRADICTION`` (no solution) or ``OVER_BUDGET`` (the tables
-         would pass ``max_rows``).
+status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET`` or ``TIMED_OUT`` (see ``jit``).
+deadline : a ``monotonic_ns`` time after which kernels stop (``NO_DEADLINE``: never).
 
 The search visits the branches in the essay's order: at each node it takes the
 entry with the fewest live rows above one (ties to the lower index) and tries
@@ -21,26 +21,27 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from .combos import ALL_DIGITS, POPCOUNT
 from .entries import packed_entries
-from .errors import BudgetError
+from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .force import propagate
+from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, kernel,
+                  monotonic_ns)
 from .jposs import FREE, build_tables, narrow_masks, var_entries
 from .workqueue import enqueue, enqueue_neighbours, new_queue
 
-OK, CONTRADICTION, OVER_BUDGET = 0, 1, 2
-
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
+#: Default budget on the memory that ``kakuro()`` without a limit may fill with solutions.
+MAX_BYTES = 1 << 30
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 
 
-@numba.njit(cache=True)
-def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows):
+@kernel
+def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
 
     Blank cells in no entry get an entry of their own with the FREE sum, so
@@ -80,13 +81,11 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows):
     empty_off = np.zeros(E + 1, np.int64)
     if not narrow_masks(off, var, sums, mask, var_eoff, var_ent):
         return CONTRADICTION, var_cell, off, var, sums, mask, empty_rows, empty_off
-    rows, tab_off, within = build_tables(off, var, sums, mask, max_rows)
-    if not within:
-        return OVER_BUDGET, var_cell, off, var, sums, mask, empty_rows, empty_off
-    return OK, var_cell, off, var, sums, mask, rows, tab_off
+    rows, tab_off, status = build_tables(off, var, sums, mask, max_rows, deadline)
+    return status, var_cell, off, var, sums, mask, rows, tab_off
 
 
-@numba.njit(cache=True)
+@kernel
 def pick_entry(nalive):
     """The entry with the fewest live rows above one (ties to the lower index), or -1."""
     best = -1
@@ -96,7 +95,7 @@ def pick_entry(nalive):
     return best
 
 
-@numba.njit(cache=True)
+@kernel
 def mask_digit(m):
     """The digit of a one-digit mask."""
     d = 1
@@ -106,13 +105,15 @@ def mask_digit(m):
     return d
 
 
-@numba.njit(cache=True)
-def search(ent_off, ent_var, mask, rows, tab_off, limit, store):
+@kernel
+def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
     """Depth-first fan-out from the fixpoint of ``force``.
 
-    Returns ``(n_found, solutions, nodes)``: how many solutions were found (at
-    most ``limit``), their digits per variable if ``store`` (else an empty
-    array), and how many nodes were visited. ``mask`` is left at the last node.
+    Returns ``(n_found, solutions, nodes, status)``: how many solutions were
+    found (at most ``limit``), their digits per variable if ``store`` (else an
+    empty array), how many nodes were visited, and OK or TIMED_OUT (the
+    deadline passed; what was found so far is returned). ``mask`` is left at
+    the last node.
     """
     E = tab_off.shape[0] - 1
     V = mask.shape[0]
@@ -127,7 +128,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store):
         enqueue(queue, inq, qstate, k)
     if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                      ent_off, ent_var, var_eoff, var_ent, True):
-        return 0, solutions[:0], 1
+        return 0, solutions[:0], 1, OK
     cap = 16
     saved_mask = np.zeros((cap, V), np.int64)
     saved_alive = np.zeros((cap, E), np.int64)
@@ -190,30 +191,32 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store):
             apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
                       pos, nalive, mask, queue, inq, qstate)
             nodes += 1
+            if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
+                return found, solutions[:found], nodes, TIMED_OUT
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                          ent_off, ent_var, var_eoff, var_ent, True):
                 at_node = True
                 break
         if not at_node:
             break
-    return found, solutions[:found], nodes
+    return found, solutions[:found], nodes, OK
 
 
-@numba.njit(cache=True)
+@kernel
 def _grow1(a, n):
     b = np.zeros(n, a.dtype)
     b[:a.shape[0]] = a
     return b
 
 
-@numba.njit(cache=True)
+@kernel
 def _grow2(a, n):
     b = np.zeros((n, a.shape[1]), a.dtype)
     b[:a.shape[0]] = a
     return b
 
 
-@numba.njit(cache=True)
+@kernel
 def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
     """The cell masks at the fixpoint of ``force`` (in place); False on a contradiction."""
     E = tab_off.shape[0] - 1
@@ -228,7 +231,7 @@ def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
                      ent_off, ent_var, var_eoff, var_ent, True)
 
 
-@numba.njit(cache=True)
+@kernel
 def saturating_mul(a, b, cap):
     """``min(a * b, cap)`` for counts ``a, b >= 0`` without overflow."""
     if a == 0 or b == 0:
@@ -238,7 +241,7 @@ def saturating_mul(a, b, cap):
     return min(a * b, cap)
 
 
-@numba.njit(cache=True)
+@kernel
 def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
               mask, queue, inq, qstate):
     """Make row ``r`` entry ``k``'s only live row and queue the entries its digits narrow."""
@@ -258,7 +261,7 @@ def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, po
             enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
 
 
-@numba.njit(cache=True)
+@kernel
 def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
     """Split the undecided entries of ``scope`` into independent pieces.
 
@@ -299,14 +302,17 @@ def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
     return members[:n_members], starts[:n_pieces + 1]
 
 
-@numba.njit(cache=True)
+@kernel
 def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                nalive, mask, queue, inq, qstate, label):
+                nalive, mask, queue, inq, qstate, label, deadline):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
     Independent pieces are counted apart and multiplied; a single piece fans
     out over its smallest table. The state is restored before returning.
+    Returns -1 once ``deadline`` has passed.
     """
+    if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+        return -1
     members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
                                  label)
     n_pieces = starts.shape[0] - 1
@@ -319,9 +325,9 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
             # once the product is at the limit, a piece only has to show it is not empty
             c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
                             var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
-                            qstate, label)
-            if c == 0:
-                return 0
+                            qstate, label, deadline)
+            if c <= 0:
+                return c
             total = saturating_mul(total, c, limit)
         return total
     k = -1
@@ -340,9 +346,12 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
                   mask, queue, inq, qstate)
         if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                      ent_off, ent_var, var_eoff, var_ent, True):
-            total += count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
-                                 rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                                 label)
+            c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
+                            rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
+                            label, deadline)
+            if c < 0:
+                return c
+            total += c
             if total >= limit:
                 break
     mask[:] = saved_mask
@@ -350,9 +359,9 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     return total
 
 
-@numba.njit(cache=True)
-def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit):
-    """How many solutions (at most ``limit``), counting independent pieces apart."""
+@kernel
+def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
+    """How many solutions (at most ``limit``), counting independent pieces apart; -1 on timeout."""
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
     perm = np.arange(rows.shape[0]).astype(np.int32)
@@ -366,7 +375,7 @@ def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit):
         return 0
     label = np.full(E, -1, np.int64)
     return count_scope(np.arange(E), limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off,
-                       perm, pos, nalive, mask, queue, inq, qstate, label)
+                       perm, pos, nalive, mask, queue, inq, qstate, label, deadline)
 
 
 # ---------------------------------------------------------------------------
@@ -386,16 +395,21 @@ class Model(NamedTuple):
     tab_off: np.ndarray
 
 
-def model(grid, max_rows=MAX_ROWS) -> Model:
-    """Pack a puzzle (or text, path, rows) for the kernels; raises BudgetError past ``max_rows``."""
+def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
+    """Pack a puzzle (or text, path, rows) for the kernels.
+
+    Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
+    """
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
     ent_off, ent_cell, ent_sum = packed_entries(puzzle)
     packed = build_model(puzzle.blank, puzzle.given, ent_off, ent_cell, ent_sum,
-                         np.int64(max_rows))
+                         np.int64(max_rows), np.int64(deadline))
     if packed[0] == OVER_BUDGET:
         raise BudgetError(f"the tables of this puzzle would pass {max_rows:,} rows "
                           f"(raise max_rows= to allow more)")
+    if packed[0] == TIMED_OUT:
+        raise SolveTimeout("timed out while building the tables")
     return Model(puzzle, *packed)
 
 
@@ -407,7 +421,7 @@ def _limit(limit) -> int:
     return int(limit)
 
 
-def kakuro(grid, limit=None, *, max_rows=MAX_ROWS) -> np.ndarray:
+def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_BYTES):
     """Every solution of a puzzle, in the essay's fan-out order.
 
     Parameters
@@ -415,8 +429,13 @@ def kakuro(grid, limit=None, *, max_rows=MAX_ROWS) -> np.ndarray:
     grid : Puzzle, text, path or rows
     limit : int, optional
         Stop after this many solutions.
+    timeout : float, optional
+        Seconds; past them SolveTimeout is raised.
     max_rows : int
-        Budget on table rows in all.
+        Budget on table rows in all (BudgetError past it).
+    max_bytes : int
+        Without a limit, the memory the solutions may fill; past it
+        TooManySolutions is raised (ask with ``limit=`` or use ``count()``).
 
     Returns
     -------
@@ -429,32 +448,49 @@ def kakuro(grid, limit=None, *, max_rows=MAX_ROWS) -> np.ndarray:
     >>> sols.shape, sols[0].tolist()
     ((1, 3, 3), [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
     """
-    limit = _limit(limit)
-    m = model(grid, max_rows)
+    deadline = deadline_ns(timeout)
+    cap = _limit(limit)
+    m = model(grid, max_rows, deadline)
     H, W = m.puzzle.shape
-    if m.status != OK or limit == 0:
+    if limit is None:                       # solutions are stored twice at worst while growing
+        cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
+    if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
-    found, digits, _ = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                              np.int64(limit), True)
+    found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                                      np.int64(cap), True, np.int64(deadline))
+    if status == TIMED_OUT:
+        raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
+                           f"ask for fewer with limit= or count them with count()")
+    if limit is None and found == cap:
+        raise TooManySolutions(
+            f"this puzzle has more than {cap - 1:,} solutions, more than {max_bytes:,} bytes "
+            f"hold; ask for some with limit=, or count them with count()")
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
 
 
-def count(grid, limit=None, *, max_rows=MAX_ROWS) -> int:
+def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     """How many solutions a puzzle has (at most ``limit``), without storing them.
+
+    Where the undecided part of the puzzle splits into independent pieces,
+    each is counted apart and the counts multiplied.
 
     Examples
     --------
     >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
     2
     """
+    deadline = deadline_ns(timeout)
     limit = _limit(limit)
-    m = model(grid, max_rows)
+    m = model(grid, max_rows, deadline)
     if m.status != OK or limit == 0:
         return 0
-    return int(count_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                               np.int64(limit)))
+    n = count_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                        np.int64(limit), np.int64(deadline))
+    if n < 0:
+        raise SolveTimeout(f"timed out after {timeout} s while counting")
+    return int(n)
 
 
 class Reduction(NamedTuple):
@@ -471,7 +507,7 @@ class Reduction(NamedTuple):
     puzzle: object
 
 
-def reduce(grid, *, max_rows=MAX_ROWS) -> Reduction:
+def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     """Apply forced moves only: the fixpoint of ``force`` from the tables.
 
     Examples
@@ -480,7 +516,7 @@ def reduce(grid, *, max_rows=MAX_ROWS) -> Reduction:
     >>> r.status, r.digits.tolist()
     ('solved', [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
     """
-    m = model(grid, max_rows)
+    m = model(grid, max_rows, deadline_ns(timeout))
     H, W = m.puzzle.shape
     mask = m.mask.copy()
     ok = m.status == OK and fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)

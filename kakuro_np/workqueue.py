@@ -9,18 +9,19 @@ qstate : int64 ``[head, size]``.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from .jit import kernel
 
-@numba.njit(cache=True)
+
+@kernel
 def new_queue(n_entries):
     """An empty queue for ``n_entries`` entries: ``(queue, inq, qstate)``."""
     n = max(n_entries, 1)
     return np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(2, np.int64)
 
 
-@numba.njit(cache=True)
+@kernel
 def enqueue(queue, inq, qstate, k):
     """Put entry ``k`` on the queue unless it is already there."""
     if not inq[k]:
@@ -29,7 +30,7 @@ def enqueue(queue, inq, qstate, k):
         qstate[1] += 1
 
 
-@numba.njit(cache=True)
+@kernel
 def dequeue(queue, inq, qstate):
     """Take the entry at the head of a non-empty queue."""
     k = queue[qstate[0]]
@@ -39,7 +40,7 @@ def dequeue(queue, inq, qstate):
     return k
 
 
-@numba.njit(cache=True)
+@kernel
 def enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent):
     """Queue every entry holding variable ``v`` other than ``k``."""
     for q in range(var_eoff[v], var_eoff[v + 1]):
