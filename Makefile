@@ -17,7 +17,7 @@ install: $(VENV)/.installed
 
 demo: install
 	$(BIN)/kakuro-np solve puzzles/k2.txt
-	$(BIN)/kakuro-np solve --count puzzles/k[0-9].txt
+	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
 test: install
 	$(BIN)/python -m pytest -q -m "not slow"

@@ -36,6 +36,10 @@ from .workqueue import enqueue, enqueue_neighbours, new_queue
 MAX_ROWS = 10_000_000
 #: Default budget on the memory that ``kakuro()`` without a limit may fill with solutions.
 MAX_BYTES = 1 << 30
+#: Without a limit, how many solutions ``kakuro()`` collects before it checks the budget.
+FIRST_TRY = 10_000
+#: Knuth probes, and how far past the budget their median must lie to refuse at once.
+PROBES, RISK = 9, 1000.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 
@@ -378,6 +382,50 @@ def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
                        perm, pos, nalive, mask, queue, inq, qstate, label, deadline)
 
 
+@kernel
+def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
+    """Knuth's estimates of the number of solutions, one per random descent.
+
+    Each probe walks from the root to a leaf, taking a uniformly random live
+    row of the entry the search would branch on; its estimate is the product
+    of the branching factors on the way if the leaf is a solution, else 0.
+    Each estimate's mean is the true count, so (Markov) an estimate passes
+    ``t`` times the true count with probability at most ``1/t``.
+    """
+    E = tab_off.shape[0] - 1
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    perm = np.arange(rows.shape[0]).astype(np.int32)
+    pos = perm.copy()
+    nalive = np.diff(tab_off)
+    queue, inq, qstate = new_queue(E)
+    out = np.zeros(n_probes)
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True):
+        return out
+    root_mask = mask.copy()
+    root_alive = nalive.copy()
+    np.random.seed(seed)
+    for i in range(n_probes):
+        mask[:] = root_mask
+        nalive[:] = root_alive
+        estimate = 1.0
+        while True:
+            k = pick_entry(nalive)
+            if k < 0:
+                out[i] = estimate
+                break
+            estimate *= nalive[k]
+            r = perm[tab_off[k] + np.random.randint(nalive[k])]
+            apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                      nalive, mask, queue, inq, qstate)
+            if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                             ent_off, ent_var, var_eoff, var_ent, True):
+                break
+    return out
+
+
 # ---------------------------------------------------------------------------
 # The public verbs
 
@@ -452,22 +500,51 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     cap = _limit(limit)
     m = model(grid, max_rows, deadline)
     H, W = m.puzzle.shape
-    if limit is None:                       # solutions are stored twice at worst while growing
-        cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
     if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
-    found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                                      np.int64(cap), True, np.int64(deadline))
-    if status == TIMED_OUT:
-        raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
-                           f"ask for fewer with limit= or count them with count()")
-    if limit is None and found == cap:
-        raise TooManySolutions(
-            f"this puzzle has more than {cap - 1:,} solutions, more than {max_bytes:,} bytes "
-            f"hold; ask for some with limit=, or count them with count()")
+
+    def run(cap):
+        found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
+                                          m.tab_off, np.int64(cap), True, np.int64(deadline))
+        if status == TIMED_OUT:
+            raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
+                               f"ask for fewer with limit= or count them with count()")
+        return found, digits
+
+    if limit is None:                       # bounded by max_bytes instead
+        cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
+        found, digits = run(min(cap, FIRST_TRY))
+        if found == min(cap, FIRST_TRY) < cap:
+            _refuse_astronomical(m, cap - 1, max_bytes)
+            found, digits = run(cap)
+        if found == cap:
+            raise TooManySolutions(
+                f"this puzzle has more than {cap - 1:,} solutions, more than {max_bytes:,} "
+                f"bytes hold; ask for some with limit=, or count them with count()")
+    else:
+        found, digits = run(cap)
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
+
+
+def _refuse_astronomical(m, most, max_bytes):
+    """Raise TooManySolutions when Knuth's estimates put the count far past ``most``.
+
+    By Markov's inequality each probe passes RISK times the true count with
+    probability at most 1 / RISK, so their median (5 of 9) does with
+    probability below C(9, 5) / RISK ** 5, about 1e-13: a puzzle refused here
+    has more than ``most`` solutions all but surely. The others are
+    enumerated up to the budget and refused only when it is reached.
+    """
+    estimates = knuth_estimates(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                                PROBES, 20061122)
+    typical = float(np.median(estimates))
+    if typical > RISK * most:
+        raise TooManySolutions(
+            f"this puzzle has about {typical:.1e} solutions (estimated), far more than the "
+            f"{most:,} that {max_bytes:,} bytes hold; ask for some with limit=, "
+            f"or count them with count()")
 
 
 def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:

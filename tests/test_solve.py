@@ -12,10 +12,7 @@ from conftest import PUZZLES, SAMPLES
 from essay_reference import essay_kakuro
 from strategies import satisfies
 
-JBOXED = [name for name in SAMPLES if name.startswith("k") and name[1].isdigit()]
-
-
-@pytest.mark.parametrize("name", JBOXED)
+@pytest.mark.parametrize("name", SAMPLES)
 def test_sample_counts_match_the_independent_solver(name, expected):
     p = kn.read(PUZZLES / name)
     sols = kn.kakuro(p)
@@ -23,7 +20,8 @@ def test_sample_counts_match_the_independent_solver(name, expected):
     assert kn.count(p) == expected[name]["solutions"]
     assert p.shape == (expected[name]["rows"], expected[name]["cols"])
     assert int(p.blank.sum()) == expected[name]["blank_cells"]
-    assert len(kn.entries(p)[1]) == expected[name]["entries"]
+    if "entries" in expected[name]:
+        assert len(kn.entries(p)[1]) == expected[name]["entries"]
     assert all(satisfies(p, s) for s in sols)
 
 
