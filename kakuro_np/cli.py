@@ -1,6 +1,8 @@
-"""The ``kakuro-np`` command line.
+"""The ``kakuro-np`` command line (also ``python -m kakuro_np``).
 
-Every error in the input exits 2 with one line on stderr; Ctrl-C exits 130.
+Exit status: 0 done; 2 bad input or usage (one line on stderr, never a
+traceback); 3 and 4 from ``check`` for several solutions and none; 124 for
+``--timeout``; 130 for Ctrl-C, which stops at once.
 """
 
 from __future__ import annotations
@@ -8,60 +10,134 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-
-import numpy as np
+import threading
 
 from . import formats
 from .combos import kc
-from .errors import BudgetError, PuzzleError, TooManySolutions
-from .render import boxed
+from .entries import packed_entries
+from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
+from .files import write_atomic
+from .render import boxed, pencil
 from .solve import count, kakuro, reduce
+from .svg import svg
 
-EXIT_BAD_INPUT = 2
+EXIT_OK, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 2, 3, 4
+EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
+#: How many solutions ``check`` counts before it says "at least".
+CHECK_CAP = 1000
 
 
-def _label(path: str) -> str:
+def _name(path: str) -> str:
     """A short name for a file in output headers: ``k3`` for ``puzzles/k3.txt``."""
     return "stdin" if path == "-" else os.path.splitext(os.path.basename(path))[0]
 
 
-def _load(path: str):
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        try:
-            return formats.parse(data)
-        except PuzzleError as e:
-            raise e.with_source("<stdin>") from None
-    return formats.read(os.fspath(path))
+def _load(path: str, fmt=None):
+    """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        puzzle = formats.parse(sys.stdin.buffer.read(), format=fmt) if path == "-" else \
+            formats.read(os.fspath(path), format=fmt)
+        packed_entries(puzzle)                       # every run has a clue, none is too long
+    except PuzzleError as e:
+        raise (e if e.source else e.with_source(source)) from None
+    return puzzle
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
+
+def _out_path(template: str, path: str, several: bool) -> str:
+    """``template`` with ``{name}`` replaced by the file's short name."""
+    if several and "{name}" not in template:
+        raise PuzzleError(f"with several files, the output path needs {{name}}: {template}")
+    return template.replace("{name}", _name(path))
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as e:
+        raise PuzzleError(f"cannot write file: {e.strerror}", source=path) from None
+
+
+# -- subcommands ------------------------------------------------------------
 
 def cmd_solve(args) -> int:
+    several = len(args.files) > 1
     for i, path in enumerate(args.files):
-        puzzle = _load(path)
-        name = _label(path)
+        puzzle = _load(path, args.format)
+        name = _name(path)
         if args.count:
-            print(f"{name}: {_plural(count(puzzle, limit=args.limit), 'solution')}")
+            n = count(puzzle, limit=args.limit, timeout=args.timeout)
+            capped = args.limit is not None and n == args.limit
+            print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
             continue
-        sols = kakuro(puzzle, limit=args.limit)
-        if len(args.files) > 1:
+        sols = kakuro(puzzle, limit=args.limit, timeout=args.timeout)
+        if several:
+            capped = args.limit is not None and len(sols) == args.limit
             print(("\n" if i else "") + f"== {name}: {_plural(len(sols), 'solution')}"
-                  + (" (limit reached)" if args.limit is not None and len(sols) == args.limit else ""))
+                  + (" (limit reached)" if capped else ""))
         elif len(sols) == 0:
             print("no solution")
         for s in sols:
-            print(boxed(puzzle, s))
-    return 0
+            print(formats.format(puzzle, args.to, solution=s).rstrip("\n") if args.to
+                  else boxed(puzzle, s))
+        if args.svg:
+            _write(_out_path(args.svg, path, several),
+                   svg(puzzle, sols[0] if len(sols) else None, title=name))
+    return EXIT_OK
 
 
 def cmd_reduce(args) -> int:
-    r = reduce(_load(args.file))
-    print(boxed(r.puzzle, r.digits))
+    r = reduce(_load(args.file, args.format), timeout=args.timeout)
+    print(pencil(r.puzzle, r.candidates, r.digits))
     print(f"status: {r.status}")
-    return 0
+    if args.svg:
+        _write(args.svg, svg(r.puzzle, r.digits, r.candidates, title=_name(args.file)))
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    worst = EXIT_OK
+    for path in args.files:
+        n = count(_load(path, args.format), limit=args.limit, timeout=args.timeout)
+        if n == 0:
+            verdict, code = "none", EXIT_NONE
+        elif n == 1:
+            verdict, code = "unique", EXIT_OK
+        else:
+            many = f"at least {n:,}" if n == args.limit else f"{n:,}"
+            verdict, code = f"multiple ({many} solutions)", EXIT_MULTIPLE
+        print(f"{_name(path)}: {verdict}")
+        worst = max(worst, code)
+    return worst
+
+
+def cmd_convert(args) -> int:
+    text = formats.format(_load(args.file, args.format), args.to)
+    if args.output:
+        _write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_render(args) -> int:
+    puzzle = _load(args.file, args.format)
+    digits = candidates = None
+    if args.solution:
+        sols = kakuro(puzzle, limit=1, timeout=args.timeout)
+        if not len(sols):
+            raise PuzzleError("the puzzle has no solution to draw", source=args.file)
+        digits = sols[0]
+    if args.candidates:
+        r = reduce(puzzle, timeout=args.timeout)
+        candidates = r.candidates
+        digits = r.digits if digits is None else digits
+    _write(args.svg, svg(puzzle, digits, candidates, cell=args.cell, title=_name(args.file)))
+    return EXIT_OK
 
 
 def cmd_kc(args) -> int:
@@ -72,37 +148,16 @@ def cmd_kc(args) -> int:
             continue
         print(f"{args.total} in {length}: " + (
             "  ".join("".join(map(str, row)) for row in table) if len(table) else "none"))
-    return 0
+    return EXIT_OK
 
+
+# -- the parser ---------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit 2."""
 
     def error(self, message):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="kakuro-np", description="Solve Kakuro (cross sums) puzzles: every solution.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                parser_class=_Parser)
-
-    p = sub.add_parser("solve", help="print every solution of each puzzle file")
-    p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files ('-' reads stdin)")
-    p.add_argument("--limit", type=_nonnegative, help="stop after N solutions")
-    p.add_argument("--count", action="store_true", help="print only how many solutions")
-    p.set_defaults(run=cmd_solve)
-
-    p = sub.add_parser("reduce", help="apply forced moves only and print the result")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(run=cmd_reduce)
-
-    p = sub.add_parser("kc", help="the combinations of distinct digits for a clue")
-    p.add_argument("total", type=int, metavar="TOTAL")
-    p.add_argument("length", type=int, nargs="?", metavar="LENGTH")
-    p.set_defaults(run=cmd_kc)
-    return parser
 
 
 def _nonnegative(text: str) -> int:
@@ -115,20 +170,132 @@ def _nonnegative(text: str) -> int:
     return value
 
 
-def main(argv=None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0: {text}")
+    return value
+
+
+def _common(p, files="one"):
+    """Arguments every puzzle-reading subcommand shares."""
+    if files == "many":
+        p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files ('-' reads stdin)")
+    else:
+        p.add_argument("file", metavar="FILE", help="a puzzle file ('-' reads stdin)")
+    p.add_argument("--format", choices=formats.FORMATS, help="the input format (default: detect)")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="give up after this long (exit 124)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kakuro-np",
+        description="Solve Kakuro (cross sums) puzzles: every solution, forced moves, "
+                    "combinations, conversions and pictures.",
+        epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 2 bad input, "
+               "3/4 from check (several solutions / none), 124 timeout, 130 interrupted.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
+
+    p = sub.add_parser("solve", help="print every solution of each puzzle file",
+                       description="Print every solution of each puzzle, boxed as in the essay.")
+    _common(p, files="many")
+    p.add_argument("--limit", type=_nonnegative, metavar="N", help="stop after N solutions")
+    p.add_argument("--count", action="store_true", help="print only how many solutions")
+    p.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
+                   help="print solutions in this text format instead of boxes")
+    p.add_argument("--svg", metavar="PATH",
+                   help="also draw the first solution as SVG ({name} stands for the file)")
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("reduce", help="apply forced moves only",
+                       description="Apply forced moves only; print the digits they force, "
+                                   "pencil marks elsewhere, and the status.")
+    _common(p)
+    p.add_argument("--svg", metavar="PATH", help="also draw the result as SVG")
+    p.set_defaults(run=cmd_reduce)
+
+    p = sub.add_parser("check", help="is each puzzle unique? (exit 0 unique, 3 multiple, 4 none)",
+                       description="Check that each puzzle is well formed and count its "
+                                   "solutions: unique (exit 0), multiple (3) or none (4).")
+    _common(p, files="many")
+    p.add_argument("--limit", type=_nonnegative, default=CHECK_CAP, metavar="N",
+                   help=f"count at most N solutions (default {CHECK_CAP})")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("convert", help="write a puzzle in another format",
+                       description="Write a puzzle in another text format.")
+    _common(p)
+    p.add_argument("--to", choices=formats.FORMATS, required=True, metavar="FORMAT",
+                   help="one of: " + ", ".join(formats.FORMATS))
+    p.add_argument("-o", "--output", metavar="PATH", help="write to a file (default stdout)")
+    p.set_defaults(run=cmd_convert)
+
+    p = sub.add_parser("render", help="draw a puzzle as SVG",
+                       description="Draw a puzzle as SVG, optionally solved or with candidates.")
+    _common(p)
+    p.add_argument("--svg", metavar="OUT", required=True, help="the SVG file to write")
+    p.add_argument("--solution", action="store_true", help="draw the (first) solution")
+    p.add_argument("--candidates", action="store_true",
+                   help="draw forced digits and pencil-mark candidates")
+    p.add_argument("--cell", type=_nonnegative, default=40, metavar="PX",
+                   help="cell size in pixels (default 40)")
+    p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser("kc", help="the combinations of distinct digits for a clue",
+                       description="Every set of distinct digits 1-9 with the given total.")
+    p.add_argument("total", type=int, metavar="TOTAL")
+    p.add_argument("length", type=_nonnegative, nargs="?", metavar="LENGTH",
+                   help="how many cells (default: every length)")
+    p.set_defaults(run=cmd_kc)
+    return parser
+
+
+def _run(args) -> int:
+    """Run a subcommand, turning every expected failure into an exit status."""
     try:
         return args.run(args)
     except (PuzzleError, BudgetError, TooManySolutions, ValueError) as e:
         print(f"kakuro-np: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("kakuro-np: interrupted", file=sys.stderr)
-        return 130
+    except SolveTimeout as e:
+        print(f"kakuro-np: {e}", file=sys.stderr)
+        return EXIT_TIMEOUT
     except BrokenPipeError:
-        sys.stderr.close()
-        return 0
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except MemoryError:
+        print("kakuro-np: out of memory; try --limit or --count", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as e:  # a bug: still one line, never a traceback
+        print(f"kakuro-np: internal error ({type(e).__name__}: {e}); please report it",
+              file=sys.stderr)
+        return 1
+
+
+def main(argv=None) -> int:
+    """Run the command line; returns the exit status.
+
+    The work runs in a thread (the kernels release the GIL), so Ctrl-C is seen
+    at once: it prints one line and exits 130 without waiting for the kernel.
+    """
+    args = build_parser().parse_args(argv)
+    outcome = {}
+    worker = threading.Thread(target=lambda: outcome.setdefault("code", _run(args)), daemon=True)
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        print("kakuro-np: interrupted", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+    return outcome["code"]
 
 
 if __name__ == "__main__":

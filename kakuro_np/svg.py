@@ -22,12 +22,11 @@ attribute is escaped; ``viewBox`` keeps it sharp at any size and ``width`` and
 
 from __future__ import annotations
 
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from .files import write_atomic
 from .render import BLANK, CLUE, candidate_array, clue_text, decided, keypad, kinds, marks
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -196,9 +195,7 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None) -> str:
 
 
 def write_svg(path, svg_text) -> None:
-    """Write ``svg_text`` to ``path`` atomically: a temporary file beside it, then ``os.replace``.
-
-    A new file gets mode 0644, a replaced one keeps its mode.
+    """Write ``svg_text`` to ``path`` atomically (see ``files.write_atomic``).
 
     Examples
     --------
@@ -208,15 +205,4 @@ def write_svg(path, svg_text) -> None:
     >>> open(path, encoding="utf-8").read(), os.listdir(os.path.dirname(path))
     ('<svg/>', ['p.svg'])
     """
-    path = os.fspath(path)
-    mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                               prefix=".tmp-", suffix=".svg")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(svg_text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_atomic(path, svg_text)
