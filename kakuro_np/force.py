@@ -121,22 +121,34 @@ def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
 
 
 @kernel
-def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
-    """The essay's ``force^:_``: live-row flags of the fixpoint (all entries queued once)."""
+def fixpoint_state(ent_off, ent_var, mask, rows, tab_off, stop_on_empty):
+    """Search state at the fixpoint of ``force`` from every table in full (``mask`` in place).
+
+    Returns ``(ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate)``:
+    False when a table emptied, the variables' entries, the live rows of each
+    table, and an empty queue for the caller to go on with.
+    """
     E = tab_off.shape[0] - 1
-    var_eoff, var_ent = var_entries(ent_off, ent_var, n_var)
-    R = rows.shape[0]
-    perm = np.arange(R).astype(np.int32)
-    pos = np.arange(R).astype(np.int32)
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    perm = np.arange(rows.shape[0]).astype(np.int32)
+    pos = perm.copy()
     nalive = np.diff(tab_off)
-    mask = np.full(n_var, 0x1FF, np.int64)
     queue, inq, qstate = new_queue(E)
     for k in range(E):
         enqueue(queue, inq, qstate, k)
-    propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-              ent_off, ent_var, var_eoff, var_ent, False)
-    alive = np.zeros(R, np.bool_)
-    for k in range(E):
+    ok = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                   ent_off, ent_var, var_eoff, var_ent, stop_on_empty)
+    return ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate
+
+
+@kernel
+def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
+    """The essay's ``force^:_``: live-row flags of the fixpoint."""
+    mask = np.full(n_var, 0x1FF, np.int64)
+    _, _, _, perm, _, nalive, _, _, _ = fixpoint_state(ent_off, ent_var, mask, rows, tab_off,
+                                                       False)
+    alive = np.zeros(rows.shape[0], np.bool_)
+    for k in range(tab_off.shape[0] - 1):
         for i in range(tab_off[k], tab_off[k] + nalive[k]):
             alive[perm[i]] = True
     return alive

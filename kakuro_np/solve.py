@@ -26,11 +26,11 @@ import numpy as np
 from .combos import ALL_DIGITS, POPCOUNT
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
-from .force import propagate
+from .force import fixpoint_state, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, kernel,
                   monotonic_ns)
 from .jposs import FREE, build_tables, narrow_masks, var_entries
-from .workqueue import enqueue, enqueue_neighbours, new_queue
+from .workqueue import enqueue_neighbours
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
@@ -121,17 +121,10 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
     """
     E = tab_off.shape[0] - 1
     V = mask.shape[0]
-    R = rows.shape[0]
-    var_eoff, var_ent = var_entries(ent_off, ent_var, V)
-    perm = np.arange(R).astype(np.int32)
-    pos = np.arange(R).astype(np.int32)
-    nalive = np.diff(tab_off)
-    queue, inq, qstate = new_queue(E)
     solutions = np.zeros((16 if store else 0, V), np.int8)
-    for k in range(E):
-        enqueue(queue, inq, qstate, k)
-    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True):
+    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+        ent_off, ent_var, mask, rows, tab_off, True)
+    if not ok:
         return 0, solutions[:0], 1, OK
     cap = 16
     saved_mask = np.zeros((cap, V), np.int64)
@@ -223,16 +216,7 @@ def _grow2(a, n):
 @kernel
 def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
     """The cell masks at the fixpoint of ``force`` (in place); False on a contradiction."""
-    E = tab_off.shape[0] - 1
-    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    perm = np.arange(rows.shape[0]).astype(np.int32)
-    pos = perm.copy()
-    nalive = np.diff(tab_off)
-    queue, inq, qstate = new_queue(E)
-    for k in range(E):
-        enqueue(queue, inq, qstate, k)
-    return propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True)
+    return fixpoint_state(ent_off, ent_var, mask, rows, tab_off, True)[0]
 
 
 @kernel
@@ -366,17 +350,11 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
 @kernel
 def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
     """How many solutions (at most ``limit``), counting independent pieces apart; -1 on timeout."""
-    E = tab_off.shape[0] - 1
-    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    perm = np.arange(rows.shape[0]).astype(np.int32)
-    pos = perm.copy()
-    nalive = np.diff(tab_off)
-    queue, inq, qstate = new_queue(E)
-    for k in range(E):
-        enqueue(queue, inq, qstate, k)
-    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True):
+    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+        ent_off, ent_var, mask, rows, tab_off, True)
+    if not ok:
         return 0
+    E = tab_off.shape[0] - 1
     label = np.full(E, -1, np.int64)
     return count_scope(np.arange(E), limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off,
                        perm, pos, nalive, mask, queue, inq, qstate, label, deadline)
@@ -392,17 +370,10 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
     Each estimate's mean is the true count, so (Markov) an estimate passes
     ``t`` times the true count with probability at most ``1/t``.
     """
-    E = tab_off.shape[0] - 1
-    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    perm = np.arange(rows.shape[0]).astype(np.int32)
-    pos = perm.copy()
-    nalive = np.diff(tab_off)
-    queue, inq, qstate = new_queue(E)
     out = np.zeros(n_probes)
-    for k in range(E):
-        enqueue(queue, inq, qstate, k)
-    if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True):
+    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+        ent_off, ent_var, mask, rows, tab_off, True)
+    if not ok:
         return out
     root_mask = mask.copy()
     root_alive = nalive.copy()
