@@ -13,6 +13,8 @@ FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
@@ -150,13 +152,16 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     n_rows = 0
     col = np.zeros(9, np.int64)
     cell_masks = np.zeros(9, np.int64)
+    # a heap of (estimate, entry); an estimate only falls, so a stale pair pops late
+    heap = [(est[k], k) for k in range(E)]
+    heapq.heapify(heap)
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return rows, np.zeros(E + 1, np.int64), TIMED_OUT
-        k = -1
-        for j in range(E):
-            if not built[j] and (k < 0 or est[j] < est[k]):
-                k = j
+        while True:
+            e, k = heapq.heappop(heap)
+            if not built[k] and e == est[k]:
+                break
         built[k] = True
         a, b = ent_off[k], ent_off[k + 1]
         L = b - a
@@ -176,6 +181,7 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
                     j = var_ent[q]
                     if not built[j]:
                         est[j] = estimate(ent_off, ent_var, mask, j)
+                        heapq.heappush(heap, (est[j], j))
     # store the tables in entry order
     out = np.zeros((n_rows, 9), np.int8)
     tab_off = np.zeros(E + 1, np.int64)
