@@ -93,7 +93,7 @@ def cmd_solve(args) -> int:
 def cmd_reduce(args) -> int:
     r = reduce(_load(args.file, args.format), timeout=args.timeout)
     print(pencil(r.puzzle, r.candidates, r.digits))
-    print(f"status: {r.status}")
+    print(f"status: {r.status}" + (f": {r.reason}" if r.reason else ""))
     if args.svg:
         _write(args.svg, svg(r.puzzle, r.digits, r.candidates, title=_name(args.file)))
     return EXIT_OK
@@ -102,9 +102,12 @@ def cmd_reduce(args) -> int:
 def cmd_check(args) -> int:
     worst = EXIT_OK
     for path in args.files:
-        n = count(_load(path, args.format), limit=args.limit, timeout=args.timeout)
+        puzzle = _load(path, args.format)
+        n = count(puzzle, limit=args.limit, timeout=args.timeout)
         if n == 0:
-            verdict, code = "none", EXIT_NONE
+            reason = reduce(puzzle, timeout=args.timeout).reason
+            verdict = f"none ({reason or 'every way to go on from the forced moves fails'})"
+            code = EXIT_NONE
         elif n == 1:
             verdict, code = "unique", EXIT_OK
         else:

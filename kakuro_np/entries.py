@@ -13,6 +13,8 @@ cells, then down entries in column-major order.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .errors import PuzzleError
@@ -70,7 +72,7 @@ def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cel
 
 @kernel
 def scan_entries(blank, down, across):
-    """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, code, r, c, n)``."""
+    """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, n_across, code, r, c, n)``."""
     H, W = blank.shape
     most = 2 * H * W + 1
     ent_off = np.zeros(most, np.int64)
@@ -78,19 +80,48 @@ def scan_entries(blank, down, across):
     ent_sum = np.zeros(most, np.int64)
     n_ent, n_cell, code, r, c, n = _scan_runs(blank, across, False, ent_off, ent_cell,
                                               ent_sum, 0, 0)
+    n_across = n_ent
     if code == 0:
         n_ent, n_cell, code, r, c, n = _scan_runs(blank.T, down.T, True, ent_off, ent_cell,
                                                   ent_sum, n_ent, n_cell)
-    return ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent], code, r, c, n
+    return ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent], n_across, code, r, c, n
 
 
-def packed_entries(puzzle):
-    """``(ent_off, ent_cell, ent_sum)`` of a Puzzle, raising PuzzleError on a malformed run."""
-    ent_off, ent_cell, ent_sum, code, r, c, n = scan_entries(
+class Packed(NamedTuple):
+    """A puzzle's entries packed: entry ``k`` is across when ``k < n_across``."""
+    ent_off: np.ndarray
+    ent_cell: np.ndarray
+    ent_sum: np.ndarray
+    n_across: int
+
+
+def packed_entries(puzzle) -> Packed:
+    """The packed entries of a Puzzle, raising PuzzleError on a malformed run."""
+    ent_off, ent_cell, ent_sum, n_across, code, r, c, n = scan_entries(
         puzzle.blank, puzzle.down, puzzle.across)
     if code:
         raise PuzzleError(_ERRORS[code].format(n=n), cell=(int(r), int(c)))
-    return ent_off, ent_cell, ent_sum
+    return Packed(ent_off, ent_cell, ent_sum, int(n_across))
+
+
+def describe_entry(puzzle, packed: Packed, k: int) -> str:
+    """Entry ``k`` in words: its direction, clue, clue cell and length.
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> describe_entry(p, packed_entries(p), 2)
+    'the down 4 at (0, 1) over 2 cells'
+    """
+    W = puzzle.shape[1]
+    first = int(packed.ent_cell[packed.ent_off[k]])
+    r, c = divmod(first, W)
+    across = k < packed.n_across
+    clue = (r, c - 1) if across else (r - 1, c)
+    n = int(packed.ent_off[k + 1] - packed.ent_off[k])
+    return (f"the {'across' if across else 'down'} {int(packed.ent_sum[k])} at {clue} "
+            f"over {n} cell{'s' if n > 1 else ''}")
 
 
 def entries(grid):
@@ -117,5 +148,5 @@ def entries(grid):
     ([[4, 5], [7, 8], [4, 7], [5, 8]], [3, 4, 4, 3])
     """
     from .formats import as_puzzle
-    ent_off, ent_cell, ent_sum = packed_entries(as_puzzle(grid))
+    ent_off, ent_cell, ent_sum, _ = packed_entries(as_puzzle(grid))
     return [ent_cell[ent_off[k]:ent_off[k + 1]] for k in range(len(ent_sum))], ent_sum

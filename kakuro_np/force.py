@@ -62,29 +62,31 @@ def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, pr
 @kernel
 def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
               ent_off, ent_var, var_eoff, var_ent, stop_on_empty):
-    """Filter queued entries until the queue is empty; False if a table empties.
+    """Filter queued entries until the queue is empty.
 
-    With ``stop_on_empty`` it returns at the first empty table (leaving the
-    queue cleared); otherwise it goes on to the full fixpoint, as the essay does.
+    Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
+    it returns at once then (leaving the queue cleared); otherwise it goes on
+    to the full fixpoint, as the essay does.
     """
     proj = np.zeros(9, np.int64)
-    ok = True
+    emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
         n = filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj)
         if n == 0:
-            ok = False
+            if emptied < 0:
+                emptied = k
             if stop_on_empty:
                 while qstate[1] > 0:
                     dequeue(queue, inq, qstate)
-                return False
+                return emptied
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             v = ent_var[a + p]
             if proj[p] != mask[v]:
                 mask[v] &= proj[p]
                 enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
-    return ok
+    return emptied
 
 
 @kernel
@@ -124,9 +126,9 @@ def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
 def fixpoint_state(ent_off, ent_var, mask, rows, tab_off, stop_on_empty):
     """Search state at the fixpoint of ``force`` from every table in full (``mask`` in place).
 
-    Returns ``(ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate)``:
-    False when a table emptied, the variables' entries, the live rows of each
-    table, and an empty queue for the caller to go on with.
+    Returns ``(emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate)``:
+    -1 or the first entry whose table emptied, the variables' entries, the
+    live rows of each table, and an empty queue for the caller to go on with.
     """
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
@@ -136,9 +138,9 @@ def fixpoint_state(ent_off, ent_var, mask, rows, tab_off, stop_on_empty):
     queue, inq, qstate = new_queue(E)
     for k in range(E):
         enqueue(queue, inq, qstate, k)
-    ok = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                   ent_off, ent_var, var_eoff, var_ent, stop_on_empty)
-    return ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate
+    emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                        ent_off, ent_var, var_eoff, var_ent, stop_on_empty)
+    return emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate
 
 
 @kernel

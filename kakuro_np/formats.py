@@ -72,6 +72,8 @@ from .errors import PuzzleError
 from .puzzle import Puzzle
 
 FORMATS = ("jboxed", "backslash", "pipe", "comma", "json")
+#: The most text (bytes or characters) a puzzle may take.
+MAX_TEXT = 16 << 20
 
 _HEADER = re.compile(r"\s*([0-9]+)\s+([0-9]+)(?:\s+((?i:tab|space)))?\s*")
 _JBOXED_CLUE = re.compile(r"([0-9]+)\s+([0-9]+)")
@@ -123,7 +125,7 @@ def read(source, format=None) -> Puzzle:
         name = os.fsdecode(source)
         try:
             with open(name, "rb") as f:
-                source = f.read()
+                source = f.read(MAX_TEXT + 1)
         except OSError as e:
             raise PuzzleError(f"cannot read file: {e.strerror}", source=name) from None
     try:
@@ -251,6 +253,9 @@ def decode(data) -> str:
     ...
     kakuro_np.errors.PuzzleError: 2:1: byte 0xff is not UTF-8 text; is this a puzzle file?
     """
+    if len(data) > MAX_TEXT:
+        raise PuzzleError(f"the input is over {MAX_TEXT:,} bytes, more than any puzzle of "
+                          f"{Puzzle.MAX_SIDE}x{Puzzle.MAX_SIDE} cells needs")
     if isinstance(data, (bytes, bytearray)):
         data = bytes(data).removeprefix(b"\xef\xbb\xbf")
         try:

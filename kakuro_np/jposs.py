@@ -293,7 +293,10 @@ def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
 
 @kernel
 def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
-    """Narrow ``mask`` in place by ``narrow_entry`` until nothing changes; False on a contradiction."""
+    """Narrow ``mask`` in place by ``narrow_entry`` until nothing changes.
+
+    Returns -1, or the entry found impossible.
+    """
     E = ent_sum.shape[0]
     queue, inq, qstate = new_queue(E)
     for k in range(E):
@@ -302,11 +305,11 @@ def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
         if not narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
-            return False
+            return k
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             v = ent_var[a + p]
             if out[p] != mask[v]:
                 mask[v] = out[p]
                 enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
-    return True
+    return -1

@@ -43,11 +43,14 @@ class Puzzle:
     """
 
     __slots__ = ("blank", "down", "across", "given")
+    #: The most rows or columns a grid may have; set it higher to allow bigger grids.
+    MAX_SIDE = 200
 
     def __init__(self, blank, down, across, given=None):
         blank = np.asarray(blank, dtype=bool)
         if blank.ndim != 2 or blank.shape[0] == 0 or blank.shape[1] == 0:
             raise PuzzleError(f"a grid must be a non-empty 2-d array, got shape {blank.shape}")
+        check_size(*blank.shape)
         arrays = {}
         for name, value in (("down", down), ("across", across), ("given", given)):
             value = np.zeros(blank.shape, np.int64) if value is None else np.asarray(value)
@@ -104,6 +107,7 @@ class Puzzle:
             raise PuzzleError("a grid needs at least one row and one column")
         width = len(rows[0])
         shape = (len(rows), width)
+        check_size(*shape)
         blank = np.zeros(shape, bool)
         down = np.zeros(shape, np.int16)
         across = np.zeros(shape, np.int16)
@@ -168,6 +172,22 @@ class Puzzle:
     def __str__(self):
         from .render import boxed
         return boxed(self)
+
+
+def check_size(height: int, width: int) -> None:
+    """Raise PuzzleError for a grid with more rows or columns than ``Puzzle.MAX_SIDE``.
+
+    Examples
+    --------
+    >>> check_size(201, 10)
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: the grid is 201x10, larger than the 200x200 allowed (set kakuro_np.Puzzle.MAX_SIDE to allow more)
+    """
+    side = Puzzle.MAX_SIDE
+    if height > side or width > side:
+        raise PuzzleError(f"the grid is {height}x{width}, larger than the {side}x{side} allowed "
+                          f"(set kakuro_np.Puzzle.MAX_SIDE to allow more)")
 
 
 def _classify(cell, where):

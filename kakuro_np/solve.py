@@ -26,6 +26,7 @@ import numpy as np
 from .combos import ALL_DIGITS, POPCOUNT
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
+from .explain import why_impossible
 from .force import fixpoint_state, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, kernel,
                   monotonic_ns)
@@ -49,8 +50,9 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
 
     Blank cells in no entry get an entry of their own with the FREE sum, so
-    every variable is in some table. Returns ``(status, var_cell, ent_off,
-    ent_var, ent_sum, mask, rows, tab_off)``.
+    every variable is in some table. Returns ``(status, culprit, var_cell,
+    ent_off, ent_var, ent_sum, mask, rows, tab_off)``; ``culprit`` is the
+    entry found impossible when the status is CONTRADICTION, else -1.
     """
     flat_blank = blank.ravel()
     var_cell = np.flatnonzero(flat_blank)
@@ -83,10 +85,11 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     var_eoff, var_ent = var_entries(off, var, V)
     empty_rows = np.zeros((0, 9), np.int8)
     empty_off = np.zeros(E + 1, np.int64)
-    if not narrow_masks(off, var, sums, mask, var_eoff, var_ent):
-        return CONTRADICTION, var_cell, off, var, sums, mask, empty_rows, empty_off
+    culprit = narrow_masks(off, var, sums, mask, var_eoff, var_ent)
+    if culprit >= 0:
+        return CONTRADICTION, culprit, var_cell, off, var, sums, mask, empty_rows, empty_off
     rows, tab_off, status = build_tables(off, var, sums, mask, max_rows, deadline)
-    return status, var_cell, off, var, sums, mask, rows, tab_off
+    return status, -1, var_cell, off, var, sums, mask, rows, tab_off
 
 
 @kernel
@@ -122,9 +125,9 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
     E = tab_off.shape[0] - 1
     V = mask.shape[0]
     solutions = np.zeros((16 if store else 0, V), np.int8)
-    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
-    if not ok:
+    if emptied >= 0:
         return 0, solutions[:0], 1, OK
     cap = 16
     saved_mask = np.zeros((cap, V), np.int64)
@@ -191,7 +194,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
             if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
                 return found, solutions[:found], nodes, TIMED_OUT
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                         ent_off, ent_var, var_eoff, var_ent, True):
+                         ent_off, ent_var, var_eoff, var_ent, True) < 0:
                 at_node = True
                 break
         if not at_node:
@@ -215,7 +218,7 @@ def _grow2(a, n):
 
 @kernel
 def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
-    """The cell masks at the fixpoint of ``force`` (in place); False on a contradiction."""
+    """The cell masks at the fixpoint of ``force`` (in place); -1 or the entry that emptied."""
     return fixpoint_state(ent_off, ent_var, mask, rows, tab_off, True)[0]
 
 
@@ -333,7 +336,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
         apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
                   mask, queue, inq, qstate)
         if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True):
+                     ent_off, ent_var, var_eoff, var_ent, True) < 0:
             c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
                             rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
                             label, deadline)
@@ -350,9 +353,9 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
 @kernel
 def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
     """How many solutions (at most ``limit``), counting independent pieces apart; -1 on timeout."""
-    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
-    if not ok:
+    if emptied >= 0:
         return 0
     E = tab_off.shape[0] - 1
     label = np.full(E, -1, np.int64)
@@ -371,9 +374,9 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
     ``t`` times the true count with probability at most ``1/t``.
     """
     out = np.zeros(n_probes)
-    ok, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
-    if not ok:
+    if emptied >= 0:
         return out
     root_mask = mask.copy()
     root_alive = nalive.copy()
@@ -391,8 +394,8 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
             r = perm[tab_off[k] + np.random.randint(nalive[k])]
             apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
                       nalive, mask, queue, inq, qstate)
-            if not propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                             ent_off, ent_var, var_eoff, var_ent, True):
+            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
                 break
     return out
 
@@ -404,7 +407,9 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
 class Model(NamedTuple):
     """A puzzle packed for the kernels (see ``build_model``)."""
     puzzle: object
+    packed: object
     status: int
+    culprit: int
     var_cell: np.ndarray
     ent_off: np.ndarray
     ent_var: np.ndarray
@@ -421,15 +426,15 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     """
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
-    ent_off, ent_cell, ent_sum = packed_entries(puzzle)
-    packed = build_model(puzzle.blank, puzzle.given, ent_off, ent_cell, ent_sum,
-                         np.int64(max_rows), np.int64(deadline))
-    if packed[0] == OVER_BUDGET:
+    packed = packed_entries(puzzle)
+    built = build_model(puzzle.blank, puzzle.given, packed.ent_off, packed.ent_cell,
+                        packed.ent_sum, np.int64(max_rows), np.int64(deadline))
+    if built[0] == OVER_BUDGET:
         raise BudgetError(f"the tables of this puzzle would pass {max_rows:,} rows "
                           f"(raise max_rows= to allow more)")
-    if packed[0] == TIMED_OUT:
+    if built[0] == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    return Model(puzzle, *packed)
+    return Model(puzzle, packed, *built)
 
 
 def _limit(limit) -> int:
@@ -548,11 +553,13 @@ class Reduction(NamedTuple):
     digits     : (H, W) int8, the forced digit or 0.
     status     : "solved", "stuck" or "contradiction".
     puzzle     : the Puzzle reduced.
+    reason     : with a contradiction, which run cannot be filled and why; else "".
     """
     candidates: np.ndarray
     digits: np.ndarray
     status: str
     puzzle: object
+    reason: str = ""
 
 
 def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
@@ -563,16 +570,23 @@ def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     >>> r = reduce([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
     >>> r.status, r.digits.tolist()
     ('solved', [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
+    >>> reduce([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]).reason
+    'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
     m = model(grid, max_rows, deadline_ns(timeout))
     H, W = m.puzzle.shape
     mask = m.mask.copy()
-    ok = m.status == OK and fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)
+    culprit = m.culprit
+    if m.status == OK:
+        culprit = fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)
     bits = (mask[:, None] >> np.arange(9)) & 1
     candidates = np.zeros((H * W, 9), bool)
     candidates[m.var_cell] = bits.astype(bool)
     ones = bits.sum(axis=1) == 1
     digits = np.zeros(H * W, np.int8)
     digits[m.var_cell[ones]] = bits[ones].argmax(axis=1) + 1
-    status = "contradiction" if not ok else "solved" if ones.all() else "stuck"
+    if culprit >= 0:
+        return Reduction(candidates.reshape(H, W, 9), digits.reshape(H, W), "contradiction",
+                         m.puzzle, why_impossible(m.puzzle, m.packed, culprit))
+    status = "solved" if ones.all() else "stuck"
     return Reduction(candidates.reshape(H, W, 9), digits.reshape(H, W), status, m.puzzle)

@@ -81,7 +81,10 @@ def test_check_exit_codes(tmp_path):
     none = tmp_path / "none.txt"
     none.write_text("x ; 3 0 ; 4 0\n0 2 ; _ ; _\n")
     out = run("check", PUZZLES / "k2.txt", none)
-    assert out.returncode == 4 and out.stdout.splitlines() == ["k2: unique", "none: none"]
+    assert out.returncode == 4 and out.stdout.splitlines() == [
+        "k2: unique",
+        "none: none (the across 2 at (1, 0) over 2 cells: no 2 different digits add up to 2 "
+        "(2 cells make 3 to 17))"]
     out = run("check", "--limit", "5", PUZZLES / "k3.txt")
     assert out.returncode == 3 and "multiple (at least 5 solutions)" in out.stdout
 
