@@ -47,9 +47,13 @@ def static_reason(puzzle, packed, k) -> str:
         rest, left = total - int(given.sum()), n - given.size
         if left == 0:
             return f"the given digits add up to {int(given.sum())}, not {total}"
-        return (f"the given digits {', '.join(map(str, sorted(seen)))} leave {rest} for the "
-                f"other {left} cell{'s' if left > 1 else ''}, which no other different "
-                f"digits make")
+        givens = ", ".join(map(str, sorted(seen)))
+        if left == 1:
+            others = "the other cell, which no other digit makes"
+        else:
+            others = f"the other {left} cells, which no {left} other different digits make"
+        verb = "leaves" if len(seen) == 1 else "leave"
+        return f"the given {givens} {verb} {rest} for {others}"
     return ""
 
 

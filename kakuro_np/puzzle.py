@@ -114,7 +114,8 @@ class Puzzle:
         given = np.zeros(shape, np.int8)
         for r, row in enumerate(rows):
             if len(row) != width:
-                raise PuzzleError(f"row {r} has {len(row)} cells, row 0 has {width}", cell=(r, 0))
+                raise PuzzleError(f"row {r} has {len(row)} cell{'' if len(row) == 1 else 's'}, "
+                                  f"row 0 has {width}", cell=(r, 0))
             for c, cell in enumerate(row):
                 kind, value = _classify(cell, (r, c))
                 if kind == "blank":
