@@ -65,6 +65,8 @@ def _sum_bounds():
 
 MIN_SUM, MAX_SUM = _sum_bounds()
 POPCOUNT = np.array([bin(s).count("1") for s in range(512)], np.int32)
+#: LOWEST_DIGIT[s]: the smallest digit of digit set ``s`` (0 for the empty set).
+LOWEST_DIGIT = np.array([(s & -s).bit_length() for s in range(512)], np.int32)
 
 
 def kc(total: int, length: int) -> np.ndarray:

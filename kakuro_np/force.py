@@ -16,11 +16,13 @@ kernel's queue reaches the essay's ``force^:_`` tables exactly.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
-from .jit import kernel
-from .jposs import compact_cells, split_tables, var_entries
-from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .jit import CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
+from .jposs import compact_cells, estimate, gen_table, split_tables, var_entries
+from .workqueue import dequeue, enqueue, new_queue
 
 
 @kernel
@@ -64,7 +66,9 @@ def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
               ent_off, ent_var, var_eoff, var_ent, stop_on_empty):
     """Filter queued entries until the queue is empty.
 
-    Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
+    ``tab_off[k]`` is where entry ``k``'s rows start in ``perm`` (its end is
+    not used); an entry whose ``nalive`` is -1 has no table yet and is not
+    queued. Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
     it returns at once then (leaving the queue cleared); otherwise it goes on
     to the full fixpoint, as the essay does.
     """
@@ -85,7 +89,10 @@ def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
             v = ent_var[a + p]
             if proj[p] != mask[v]:
                 mask[v] &= proj[p]
-                enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+                for q in range(var_eoff[v], var_eoff[v + 1]):
+                    j = var_ent[q]
+                    if j != k and nalive[j] >= 0:       # -1: a table not built yet
+                        enqueue(queue, inq, qstate, j)
     return emptied
 
 
@@ -154,6 +161,76 @@ def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
         for i in range(tab_off[k], tab_off[k] + nalive[k]):
             alive[perm[i]] = True
     return alive
+
+
+@kernel
+def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
+    """Tables of every entry, forced as they are built: the fast path to the fixpoint.
+
+    Entries are built in the essay's order (the smallest estimate first), but
+    after each table the masks are forced through every table built so far,
+    so the long runs, built last, are generated against narrow masks. Only the
+    rows alive at the fixpoint are kept, in lexicographic order, packed in
+    entry order. Returns ``(rows, tab_off, status, culprit)``: OK, or
+    CONTRADICTION with the entry that emptied, OVER_BUDGET past ``max_rows``
+    rows, TIMED_OUT past ``deadline``.
+    """
+    E = ent_sum.shape[0]
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    heap = [(estimate(ent_off, ent_var, mask, k), k) for k in range(E)]
+    heapq.heapify(heap)
+    rows = np.zeros((max(16, 4 * E), 9), np.int8)
+    perm = np.zeros(rows.shape[0], np.int32)
+    pos = np.zeros(rows.shape[0], np.int32)
+    start = np.zeros(E + 1, np.int64)
+    nalive = np.full(E, -1, np.int64)
+    queue, inq, qstate = new_queue(E)
+    cell_masks = np.zeros(9, np.int64)
+    n_rows = 0
+    empty = np.zeros((0, 9), np.int8)
+    for _ in range(E):
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            return empty, start, TIMED_OUT, -1
+        while True:                 # estimates only fall: re-rank a stale pair
+            e, k = heapq.heappop(heap)
+            if nalive[k] >= 0:
+                continue
+            now = estimate(ent_off, ent_var, mask, k)
+            if now == e:
+                break
+            heapq.heappush(heap, (now, k))
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        for i in range(L):
+            cell_masks[i] = mask[ent_var[a + i]]
+        rows, n_new = gen_table(cell_masks[:L], ent_sum[k], rows, n_rows, max_rows)
+        if n_new < 0:
+            return empty, start, OVER_BUDGET, -1
+        if rows.shape[0] > perm.shape[0]:
+            perm = grow(perm, rows.shape[0])
+            pos = grow(pos, rows.shape[0])
+        for r in range(n_rows, n_new):
+            perm[r] = r
+            pos[r] = r
+        start[k] = n_rows
+        nalive[k] = n_new - n_rows
+        n_rows = n_new
+        if nalive[k] == 0:
+            return empty, start, CONTRADICTION, k
+        enqueue(queue, inq, qstate, k)
+        emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
+                            ent_off, ent_var, var_eoff, var_ent, True)
+        if emptied >= 0:
+            return empty, start, CONTRADICTION, emptied
+    tab_off = np.zeros(E + 1, np.int64)
+    for k in range(E):
+        tab_off[k + 1] = tab_off[k] + nalive[k]
+    out = np.empty((tab_off[E], 9), np.int8)
+    for k in range(E):
+        alive = np.sort(perm[start[k]:start[k] + nalive[k]])
+        for i in range(alive.shape[0]):
+            out[tab_off[k] + i] = rows[alive[i]]
+    return out, tab_off, OK, -1
 
 
 def pack_tables(cells, tables):

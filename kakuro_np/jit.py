@@ -61,6 +61,14 @@ else:  # pragma: no cover - platforms without clock_gettime
         return t
 
 
+@kernel
+def grow(a, n):
+    """A copy of 1-d ``a`` with room for ``n`` items (the new ones 0)."""
+    b = np.zeros(n, a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
 def deadline_ns(timeout) -> int:
     """The monotonic time at which ``timeout`` seconds from now run out (None: never).
 

@@ -17,7 +17,8 @@ import heapq
 
 import numpy as np
 
-from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+from .combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM,
+                     POPCOUNT)
 from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, kernel, monotonic_ns
 from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
 
@@ -53,45 +54,69 @@ def gen_table(masks, total, rows, n_rows, max_rows):
                 rows[n_rows, 0] = d
                 n_rows += 1
         return rows, n_rows
-    rest = np.zeros(L + 1, np.int64)          # rest[p]: union of the masks after p
+    scratch = np.empty(2 * L + 1, np.int64)
+    rest = scratch[:L + 1]                    # rest[p]: union of the masks after p
+    digit = scratch[L + 1:]
+    rest[L] = 0
     for p in range(L - 1, -1, -1):
-        rest[p] = rest[p + 1] | masks[p + 1] if p + 1 < L else 0
-    digit = np.zeros(L, np.int64)
+        rest[p] = rest[p + 1] | (masks[p + 1] if p + 1 < L else 0)
+    last_mask = masks[L - 1]
+    if L == 1:                                # the one digit is the total
+        if 1 <= total <= 9 and last_mask >> (total - 1) & 1:
+            if n_rows >= max_rows:
+                return rows, -1
+            rows = grow_rows(rows, n_rows + 1)
+            rows[n_rows, 0] = total
+            n_rows += 1
+        return rows, n_rows
     used = 0
     partial = 0
     p = 0
+    digit[0] = 0
     while p >= 0:
         d = digit[p]
         if d > 0:                              # step back from the digit tried last
             used &= ~(1 << (d - 1))
             partial -= d
         left = L - 1 - p
+        # candidates above d, lowest first
+        cand = masks[p] & ~used & ~((1 << d) - 1) & ALL_DIGITS
         found = 0
-        for e in range(d + 1, 10):
-            bit = 1 << (e - 1)
-            if masks[p] & bit and not used & bit:
-                need = total - partial - e
-                avail = rest[p] & ~(used | bit)
-                if MIN_SUM[avail, left] <= need <= MAX_SUM[avail, left]:
+        while cand:
+            low = cand & -cand
+            e = LOWEST_DIGIT[low]
+            need = total - partial - e
+            avail = rest[p] & ~(used | low)
+            if left == 1:                      # the last digit must be exactly what is left
+                if 1 <= need <= 9 and avail >> (need - 1) & 1:
                     found = e
                     break
+            elif MIN_SUM[avail, left] <= need <= MAX_SUM[avail, left]:
+                found = e
+                break
+            cand ^= low
         if found == 0:
             digit[p] = 0
             p -= 1
             continue
         digit[p] = found
-        used |= 1 << (found - 1)
-        partial += found
-        if p == L - 1:
-            if n_rows >= max_rows:
-                return rows, -1
-            rows = grow_rows(rows, n_rows + 1)
-            for q in range(L):
-                rows[n_rows, q] = digit[q]
-            n_rows += 1
-        else:
+        if p < L - 2:
+            used |= 1 << (found - 1)
+            partial += found
             p += 1
             digit[p] = 0
+            continue
+        # p == L - 2: the last digit is what is left of the total (checked above)
+        last = total - partial - found
+        if n_rows >= max_rows:
+            return rows, -1
+        rows = grow_rows(rows, n_rows + 1)
+        for q in range(L - 1):
+            rows[n_rows, q] = digit[q]
+        rows[n_rows, L - 1] = last
+        n_rows += 1
+        used |= 1 << (found - 1)              # so the next try at p steps back from it
+        partial += found
     return rows, n_rows
 
 

@@ -27,10 +27,10 @@ from .combos import ALL_DIGITS, POPCOUNT
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .explain import why_impossible
-from .force import fixpoint_state, propagate
-from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, kernel,
-                  monotonic_ns)
-from .jposs import FREE, build_tables, narrow_masks, var_entries
+from .force import build_forced_tables, fixpoint_state, propagate
+from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, grow,
+                  kernel, monotonic_ns)
+from .jposs import FREE, narrow_masks, var_entries
 from .workqueue import enqueue_neighbours
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -88,8 +88,9 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     culprit = narrow_masks(off, var, sums, mask, var_eoff, var_ent)
     if culprit >= 0:
         return CONTRADICTION, culprit, var_cell, off, var, sums, mask, empty_rows, empty_off
-    rows, tab_off, status = build_tables(off, var, sums, mask, max_rows, deadline)
-    return status, -1, var_cell, off, var, sums, mask, rows, tab_off
+    rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows,
+                                                         deadline)
+    return status, culprit, var_cell, off, var, sums, mask, rows, tab_off
 
 
 @kernel
@@ -161,13 +162,13 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
                     cap *= 2
                     saved_mask = _grow2(saved_mask, cap)
                     saved_alive = _grow2(saved_alive, cap)
-                    branch = _grow1(branch, cap)
-                    first = _grow1(first, cap)
-                    stop = _grow1(stop, cap)
-                    nxt = _grow1(nxt, cap)
+                    branch = grow(branch, cap)
+                    first = grow(first, cap)
+                    stop = grow(stop, cap)
+                    nxt = grow(nxt, cap)
                 n = nalive[k]
                 if n_cand + n > cand.shape[0]:
-                    cand = _grow1(cand, max(2 * cand.shape[0], n_cand + n))
+                    cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
                 cand[n_cand:n_cand + n] = np.sort(perm[tab_off[k]:tab_off[k] + n])
                 saved_mask[depth] = mask
                 saved_alive[depth] = nalive
@@ -200,13 +201,6 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
         if not at_node:
             break
     return found, solutions[:found], nodes, OK
-
-
-@kernel
-def _grow1(a, n):
-    b = np.zeros(n, a.dtype)
-    b[:a.shape[0]] = a
-    return b
 
 
 @kernel
