@@ -19,6 +19,7 @@ since the fixpoint of ``force`` is the same either way, so is every node.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -345,16 +346,29 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
 
 
 @kernel
-def count_solutions(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
-    """How many solutions (at most ``limit``), counting independent pieces apart; -1 on timeout."""
+def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
+    """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
+
+    The puzzle's count is the product of the returned counts (an empty array
+    when forced moves decide everything: one solution). ``[0]``: no
+    solution; ``[-1]``: the deadline passed.
+    """
     emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
     if emptied >= 0:
-        return 0
+        return np.zeros(1, np.int64)
     E = tab_off.shape[0] - 1
     label = np.full(E, -1, np.int64)
-    return count_scope(np.arange(E), limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off,
-                       perm, pos, nalive, mask, queue, inq, qstate, label, deadline)
+    members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
+                                 mask, label)
+    counts = np.zeros(starts.shape[0] - 1, np.int64)
+    for i in range(counts.shape[0]):
+        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
+                                var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
+                                inq, qstate, label, deadline)
+        if counts[i] <= 0:
+            return counts[i:i + 1]
+    return counts
 
 
 @kernel
@@ -475,7 +489,8 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
 
     def run(cap):
         found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
-                                          m.tab_off, np.int64(cap), True, np.int64(deadline))
+                                          m.tab_off, np.int64(min(cap, NO_LIMIT)), True,
+                                          np.int64(deadline))
         if status == TIMED_OUT:
             raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
                                f"ask for fewer with limit= or count them with count()")
@@ -521,7 +536,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     """How many solutions a puzzle has (at most ``limit``), without storing them.
 
     Where the undecided part of the puzzle splits into independent pieces,
-    each is counted apart and the counts multiplied.
+    each is counted apart and the counts multiplied, exactly (a Python int,
+    however large). Without a limit, TooManySolutions is raised only when a
+    single piece passes 2**63 - 1 solutions.
 
     Examples
     --------
@@ -529,15 +546,20 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     2
     """
     deadline = deadline_ns(timeout)
-    limit = _limit(limit)
+    cap = _limit(limit)
     m = model(grid, max_rows, deadline)
-    if m.status != OK or limit == 0:
+    if m.status != OK or cap == 0:
         return 0
-    n = count_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                        np.int64(limit), np.int64(deadline))
-    if n < 0:
+    pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                          np.int64(min(cap, NO_LIMIT)), np.int64(deadline))
+    if (pieces < 0).any():
         raise SolveTimeout(f"timed out after {timeout} s while counting")
-    return int(n)
+    if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
+        raise TooManySolutions(
+            f"a single piece of this puzzle has more than {NO_LIMIT:,} solutions, more than "
+            f"count() tells exactly; use limit=")
+    total = math.prod(int(n) for n in pieces)      # exact, however large
+    return total if limit is None else min(total, limit)
 
 
 class Reduction(NamedTuple):

@@ -136,5 +136,7 @@ def independent_blocks(n):
 def test_count_multiplies_independent_pieces():
     assert kn.count(independent_blocks(3)) == len(kn.kakuro(independent_blocks(3))) == 8
     assert kn.count(independent_blocks(40)) == 2 ** 40
+    assert kn.count(independent_blocks(66)) == 2 ** 66      # past int64, exact all the same
+    assert kn.count(independent_blocks(66), limit=10**30) == 2 ** 66
     assert kn.count(independent_blocks(40), limit=10**6) == 10**6
     assert kn.count(independent_blocks(5), limit=31) == 31
