@@ -22,7 +22,7 @@ import numpy as np
 
 from .jit import CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
 from .jposs import compact_cells, estimate, gen_table, split_tables, var_entries
-from .workqueue import dequeue, enqueue, new_queue
+from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
 
 
 @kernel
@@ -231,6 +231,38 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         for i in range(alive.shape[0]):
             out[tab_off[k] + i] = rows[alive[i]]
     return out, tab_off, OK, -1
+
+
+@kernel
+def pick_entry(nalive):
+    """The entry with the fewest live rows above one (ties to the lower index), or -1."""
+    best = -1
+    for k in range(nalive.shape[0]):
+        if nalive[k] > 1 and (best < 0 or nalive[k] < nalive[best]):
+            best = k
+    return best
+
+
+
+@kernel
+def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+              mask, queue, inq, qstate):
+    """Make row ``r`` entry ``k``'s only live row and queue the entries its digits narrow."""
+    head = tab_off[k]
+    other = perm[head]
+    perm[pos[r]] = other
+    pos[other] = pos[r]
+    perm[head] = r
+    pos[r] = head
+    nalive[k] = 1
+    a = ent_off[k]
+    for p in range(ent_off[k + 1] - a):
+        v = ent_var[a + p]
+        bit = 1 << (rows[r, p] - 1)
+        if mask[v] != bit:
+            mask[v] = bit
+            enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
+
 
 
 def pack_tables(cells, tables):

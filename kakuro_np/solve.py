@@ -13,8 +13,9 @@ deadline : a ``monotonic_ns`` time after which kernels stop (``NO_DEADLINE``: ne
 The search visits the branches in the essay's order: at each node it takes the
 entry with the fewest live rows above one (ties to the lower index) and tries
 its rows in lexicographic order, so solutions come out in the essay's order.
-The fast path narrows the masks by combinations before it builds the tables;
-since the fixpoint of ``force`` is the same either way, so is every node.
+The fast path narrows the masks by combinations, then forces the tables as it
+builds them (``force.build_forced_tables``); since the fixpoint of ``force`` is
+the same either way, so is every node. Counting lives in ``counting``.
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .combos import ALL_DIGITS, POPCOUNT
+from .combos import ALL_DIGITS
+from .counting import count_pieces, knuth_estimates
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .explain import why_impossible
-from .force import build_forced_tables, fixpoint_state, propagate
+from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, grow,
                   kernel, monotonic_ns)
 from .jposs import FREE, narrow_masks, var_entries
-from .workqueue import enqueue_neighbours
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
@@ -92,16 +93,6 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows,
                                                          deadline)
     return status, culprit, var_cell, off, var, sums, mask, rows, tab_off
-
-
-@kernel
-def pick_entry(nalive):
-    """The entry with the fewest live rows above one (ties to the lower index), or -1."""
-    best = -1
-    for k in range(nalive.shape[0]):
-        if nalive[k] > 1 and (best < 0 or nalive[k] < nalive[best]):
-            best = k
-    return best
 
 
 @kernel
@@ -215,197 +206,6 @@ def _grow2(a, n):
 def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
     """The cell masks at the fixpoint of ``force`` (in place); -1 or the entry that emptied."""
     return fixpoint_state(ent_off, ent_var, mask, rows, tab_off, True)[0]
-
-
-@kernel
-def saturating_mul(a, b, cap):
-    """``min(a * b, cap)`` for counts ``a, b >= 0`` without overflow."""
-    if a == 0 or b == 0:
-        return 0
-    if a > cap // b:
-        return cap
-    return min(a * b, cap)
-
-
-@kernel
-def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-              mask, queue, inq, qstate):
-    """Make row ``r`` entry ``k``'s only live row and queue the entries its digits narrow."""
-    head = tab_off[k]
-    other = perm[head]
-    perm[pos[r]] = other
-    pos[other] = pos[r]
-    perm[head] = r
-    pos[r] = head
-    nalive[k] = 1
-    a = ent_off[k]
-    for p in range(ent_off[k + 1] - a):
-        v = ent_var[a + p]
-        bit = 1 << (rows[r, p] - 1)
-        if mask[v] != bit:
-            mask[v] = bit
-            enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
-
-
-@kernel
-def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
-    """Split the undecided entries of ``scope`` into independent pieces.
-
-    Two undecided entries are linked when they share an undecided cell; decided
-    cells link nothing. Returns ``(members, starts)``: piece ``i`` is
-    ``members[starts[i]:starts[i + 1]]``. ``label`` is scratch, one per entry,
-    left at -1.
-    """
-    members = np.empty(scope.shape[0], np.int64)
-    starts = np.zeros(scope.shape[0] + 1, np.int64)
-    n_members = 0
-    n_pieces = 0
-    for s in range(scope.shape[0]):
-        k0 = scope[s]
-        if nalive[k0] <= 1 or label[k0] >= 0:
-            continue
-        label[k0] = n_pieces
-        first = n_members
-        members[n_members] = k0
-        n_members += 1
-        i = first
-        while i < n_members:                      # breadth-first over shared cells
-            k = members[i]
-            i += 1
-            for q in range(ent_off[k], ent_off[k + 1]):
-                v = ent_var[q]
-                if POPCOUNT[mask[v]] > 1:
-                    for t in range(var_eoff[v], var_eoff[v + 1]):
-                        j = var_ent[t]
-                        if label[j] < 0:
-                            label[j] = n_pieces
-                            members[n_members] = j
-                            n_members += 1
-        n_pieces += 1
-        starts[n_pieces] = n_members
-    for i in range(n_members):
-        label[members[i]] = -1
-    return members[:n_members], starts[:n_pieces + 1]
-
-
-@kernel
-def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                nalive, mask, queue, inq, qstate, label, deadline):
-    """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
-
-    Independent pieces are counted apart and multiplied; a single piece fans
-    out over its smallest table. The state is restored before returning.
-    Returns -1 once ``deadline`` has passed.
-    """
-    if deadline != NO_DEADLINE and monotonic_ns() > deadline:
-        return -1
-    members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
-                                 label)
-    n_pieces = starts.shape[0] - 1
-    if n_pieces == 0:
-        return 1
-    if n_pieces > 1:
-        total = 1
-        for i in range(n_pieces):
-            piece = members[starts[i]:starts[i + 1]]
-            # once the product is at the limit, a piece only has to show it is not empty
-            c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
-                            var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
-                            qstate, label, deadline)
-            if c <= 0:
-                return c
-            total = saturating_mul(total, c, limit)
-        return total
-    k = -1
-    for i in range(members.shape[0]):
-        j = members[i]
-        if k < 0 or nalive[j] < nalive[k] or (nalive[j] == nalive[k] and j < k):
-            k = j
-    saved_mask = mask.copy()
-    saved_alive = nalive.copy()
-    choices = np.sort(perm[tab_off[k]:tab_off[k] + nalive[k]])
-    total = 0
-    for r in choices:
-        mask[:] = saved_mask
-        nalive[:] = saved_alive
-        apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-                  mask, queue, inq, qstate)
-        if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True) < 0:
-            c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
-                            rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                            label, deadline)
-            if c < 0:
-                return c
-            total += c
-            if total >= limit:
-                break
-    mask[:] = saved_mask
-    nalive[:] = saved_alive
-    return total
-
-
-@kernel
-def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
-    """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
-
-    The puzzle's count is the product of the returned counts (an empty array
-    when forced moves decide everything: one solution). ``[0]``: no
-    solution; ``[-1]``: the deadline passed.
-    """
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
-    if emptied >= 0:
-        return np.zeros(1, np.int64)
-    E = tab_off.shape[0] - 1
-    label = np.full(E, -1, np.int64)
-    members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
-                                 mask, label)
-    counts = np.zeros(starts.shape[0] - 1, np.int64)
-    for i in range(counts.shape[0]):
-        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
-                                var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
-                                inq, qstate, label, deadline)
-        if counts[i] <= 0:
-            return counts[i:i + 1]
-    return counts
-
-
-@kernel
-def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
-    """Knuth's estimates of the number of solutions, one per random descent.
-
-    Each probe walks from the root to a leaf, taking a uniformly random live
-    row of the entry the search would branch on; its estimate is the product
-    of the branching factors on the way if the leaf is a solution, else 0.
-    Each estimate's mean is the true count, so (Markov) an estimate passes
-    ``t`` times the true count with probability at most ``1/t``.
-    """
-    out = np.zeros(n_probes)
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
-    if emptied >= 0:
-        return out
-    root_mask = mask.copy()
-    root_alive = nalive.copy()
-    np.random.seed(seed)
-    for i in range(n_probes):
-        mask[:] = root_mask
-        nalive[:] = root_alive
-        estimate = 1.0
-        while True:
-            k = pick_entry(nalive)
-            if k < 0:
-                out[i] = estimate
-                break
-            estimate *= nalive[k]
-            r = perm[tab_off[k] + np.random.randint(nalive[k])]
-            apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                      nalive, mask, queue, inq, qstate)
-            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
-                break
-    return out
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""Counting solutions without listing them, and estimating how many there are.
+
+Glossary
+--------
+piece    : a set of undecided entries linked through undecided cells; decided
+           cells link nothing, so pieces are independent and their counts multiply.
+scope    : the entries a count is about (a piece, or all of them).
+estimate : Knuth's estimate of the number of solutions from one random descent:
+           the product of the branching factors on the way to a solution, 0 if
+           the descent dies. Its mean is the true count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .combos import POPCOUNT
+from .force import apply_row, fixpoint_state, pick_entry, propagate
+from .jit import NO_DEADLINE, kernel, monotonic_ns
+
+
+@kernel
+def saturating_mul(a, b, cap):
+    """``min(a * b, cap)`` for counts ``a, b >= 0`` without overflow."""
+    if a == 0 or b == 0:
+        return 0
+    if a > cap // b:
+        return cap
+    return min(a * b, cap)
+
+
+
+@kernel
+def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
+    """Split the undecided entries of ``scope`` into independent pieces.
+
+    Two undecided entries are linked when they share an undecided cell; decided
+    cells link nothing. Returns ``(members, starts)``: piece ``i`` is
+    ``members[starts[i]:starts[i + 1]]``. ``label`` is scratch, one per entry,
+    left at -1.
+    """
+    members = np.empty(scope.shape[0], np.int64)
+    starts = np.zeros(scope.shape[0] + 1, np.int64)
+    n_members = 0
+    n_pieces = 0
+    for s in range(scope.shape[0]):
+        k0 = scope[s]
+        if nalive[k0] <= 1 or label[k0] >= 0:
+            continue
+        label[k0] = n_pieces
+        first = n_members
+        members[n_members] = k0
+        n_members += 1
+        i = first
+        while i < n_members:                      # breadth-first over shared cells
+            k = members[i]
+            i += 1
+            for q in range(ent_off[k], ent_off[k + 1]):
+                v = ent_var[q]
+                if POPCOUNT[mask[v]] > 1:
+                    for t in range(var_eoff[v], var_eoff[v + 1]):
+                        j = var_ent[t]
+                        if label[j] < 0:
+                            label[j] = n_pieces
+                            members[n_members] = j
+                            n_members += 1
+        n_pieces += 1
+        starts[n_pieces] = n_members
+    for i in range(n_members):
+        label[members[i]] = -1
+    return members[:n_members], starts[:n_pieces + 1]
+
+
+
+@kernel
+def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                nalive, mask, queue, inq, qstate, label, deadline):
+    """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
+
+    Independent pieces are counted apart and multiplied; a single piece fans
+    out over its smallest table. The state is restored before returning.
+    Returns -1 once ``deadline`` has passed.
+    """
+    if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+        return -1
+    members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
+                                 label)
+    n_pieces = starts.shape[0] - 1
+    if n_pieces == 0:
+        return 1
+    if n_pieces > 1:
+        total = 1
+        for i in range(n_pieces):
+            piece = members[starts[i]:starts[i + 1]]
+            # once the product is at the limit, a piece only has to show it is not empty
+            c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
+                            var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
+                            qstate, label, deadline)
+            if c <= 0:
+                return c
+            total = saturating_mul(total, c, limit)
+        return total
+    k = -1
+    for i in range(members.shape[0]):
+        j = members[i]
+        if k < 0 or nalive[j] < nalive[k] or (nalive[j] == nalive[k] and j < k):
+            k = j
+    saved_mask = mask.copy()
+    saved_alive = nalive.copy()
+    choices = np.sort(perm[tab_off[k]:tab_off[k] + nalive[k]])
+    total = 0
+    for r in choices:
+        mask[:] = saved_mask
+        nalive[:] = saved_alive
+        apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+                  mask, queue, inq, qstate)
+        if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                     ent_off, ent_var, var_eoff, var_ent, True) < 0:
+            c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
+                            rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
+                            label, deadline)
+            if c < 0:
+                return c
+            total += c
+            if total >= limit:
+                break
+    mask[:] = saved_mask
+    nalive[:] = saved_alive
+    return total
+
+
+
+@kernel
+def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
+    """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
+
+    The puzzle's count is the product of the returned counts (an empty array
+    when forced moves decide everything: one solution). ``[0]``: no
+    solution; ``[-1]``: the deadline passed.
+    """
+    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+        ent_off, ent_var, mask, rows, tab_off, True)
+    if emptied >= 0:
+        return np.zeros(1, np.int64)
+    E = tab_off.shape[0] - 1
+    label = np.full(E, -1, np.int64)
+    members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
+                                 mask, label)
+    counts = np.zeros(starts.shape[0] - 1, np.int64)
+    for i in range(counts.shape[0]):
+        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
+                                var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
+                                inq, qstate, label, deadline)
+        if counts[i] <= 0:
+            return counts[i:i + 1]
+    return counts
+
+
+
+@kernel
+def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
+    """Knuth's estimates of the number of solutions, one per random descent.
+
+    Each probe walks from the root to a leaf, taking a uniformly random live
+    row of the entry the search would branch on; its estimate is the product
+    of the branching factors on the way if the leaf is a solution, else 0.
+    Each estimate's mean is the true count, so (Markov) an estimate passes
+    ``t`` times the true count with probability at most ``1/t``.
+    """
+    out = np.zeros(n_probes)
+    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
+        ent_off, ent_var, mask, rows, tab_off, True)
+    if emptied >= 0:
+        return out
+    root_mask = mask.copy()
+    root_alive = nalive.copy()
+    np.random.seed(seed)
+    for i in range(n_probes):
+        mask[:] = root_mask
+        nalive[:] = root_alive
+        estimate = 1.0
+        while True:
+            k = pick_entry(nalive)
+            if k < 0:
+                out[i] = estimate
+                break
+            estimate *= nalive[k]
+            r = perm[tab_off[k] + np.random.randint(nalive[k])]
+            apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                      nalive, mask, queue, inq, qstate)
+            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
+                break
+    return out
+
+
