@@ -163,13 +163,18 @@ def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     return alive
 
 
+#: ``build_forced_tables`` forces before building a table estimated at this many rows or more.
+FORCE_BEFORE = 32
+
+
 @kernel
 def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """Tables of every entry, forced as they are built: the fast path to the fixpoint.
 
     Entries are built in the essay's order (the smallest estimate first), but
-    after each table the masks are forced through every table built so far,
-    so the long runs, built last, are generated against narrow masks. Only the
+    before a table estimated at FORCE_BEFORE rows or more the masks are forced
+    through every table built so far, so the long runs, built last, are
+    generated against narrow masks. Only the
     rows alive at the fixpoint are kept, in lexicographic order, packed in
     entry order. Returns ``(rows, tab_off, status, culprit)``: OK, or
     CONTRADICTION with the entry that emptied, OVER_BUDGET past ``max_rows``
@@ -218,10 +223,16 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         if nalive[k] == 0:
             return empty, start, CONTRADICTION, k
         enqueue(queue, inq, qstate, k)
+        if len(heap) and heap[0][0] < FORCE_BEFORE:
+            continue                # small tables come next: force them all at once later
         emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
                             ent_off, ent_var, var_eoff, var_ent, True)
         if emptied >= 0:
             return empty, start, CONTRADICTION, emptied
+    emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
+                        ent_off, ent_var, var_eoff, var_ent, True)
+    if emptied >= 0:
+        return empty, start, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
     for k in range(E):
         tab_off[k + 1] = tab_off[k] + nalive[k]
