@@ -16,13 +16,11 @@ kernel's queue reaches the essay's ``force^:_`` tables exactly.
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from .jit import CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
 from .jposs import compact_cells, estimate, gen_table, split_tables, var_entries
-from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 
 @kernel
@@ -182,8 +180,11 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    heap = [(estimate(ent_off, ent_var, mask, k), k) for k in range(E)]
-    heapq.heapify(heap)
+    # a heap of estimate * E + entry: the smallest estimate first, ties to the lower index
+    heap = np.empty(4 * E + 1, np.int64)
+    n_heap = 0
+    for k in range(E):
+        n_heap = heap_push(heap, n_heap, estimate(ent_off, ent_var, mask, k) * E + k)
     rows = np.zeros((max(16, 4 * E), 9), np.int8)
     perm = np.zeros(rows.shape[0], np.int32)
     pos = np.zeros(rows.shape[0], np.int32)
@@ -196,14 +197,17 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return empty, start, TIMED_OUT, -1
-        while True:                 # estimates only fall: re-rank a stale pair
-            e, k = heapq.heappop(heap)
+        while True:                 # estimates only fall: re-rank a stale key
+            key, n_heap = heap_pop(heap, n_heap)
+            k = key % E
             if nalive[k] >= 0:
                 continue
             now = estimate(ent_off, ent_var, mask, k)
-            if now == e:
+            if now == key // E:
                 break
-            heapq.heappush(heap, (now, k))
+            if n_heap == heap.shape[0]:
+                heap = grow(heap, 2 * n_heap)
+            n_heap = heap_push(heap, n_heap, now * E + k)
         a = ent_off[k]
         L = ent_off[k + 1] - a
         for i in range(L):
@@ -223,7 +227,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         if nalive[k] == 0:
             return empty, start, CONTRADICTION, k
         enqueue(queue, inq, qstate, k)
-        if len(heap) and heap[0][0] < FORCE_BEFORE:
+        if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
         emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
                             ent_off, ent_var, var_eoff, var_ent, True)

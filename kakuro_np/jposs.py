@@ -13,14 +13,12 @@ FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from .combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM,
                      POPCOUNT)
-from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, kernel, monotonic_ns
-from .workqueue import dequeue, enqueue, enqueue_neighbours, new_queue
+from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
+from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 FREE = 0
 
@@ -177,15 +175,18 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     n_rows = 0
     col = np.zeros(9, np.int64)
     cell_masks = np.zeros(9, np.int64)
-    # a heap of (estimate, entry); an estimate only falls, so a stale pair pops late
-    heap = [(est[k], k) for k in range(E)]
-    heapq.heapify(heap)
+    # a heap of estimate * E + entry; an estimate only falls, so a stale key pops late
+    heap = np.empty(4 * E + 1, np.int64)
+    n_heap = 0
+    for k in range(E):
+        n_heap = heap_push(heap, n_heap, est[k] * E + k)
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return rows, np.zeros(E + 1, np.int64), TIMED_OUT
         while True:
-            e, k = heapq.heappop(heap)
-            if not built[k] and e == est[k]:
+            key, n_heap = heap_pop(heap, n_heap)
+            k = key % E
+            if not built[k] and key // E == est[k]:
                 break
         built[k] = True
         a, b = ent_off[k], ent_off[k + 1]
@@ -206,7 +207,9 @@ def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
                     j = var_ent[q]
                     if not built[j]:
                         est[j] = estimate(ent_off, ent_var, mask, j)
-                        heapq.heappush(heap, (est[j], j))
+                        if n_heap == heap.shape[0]:
+                            heap = grow(heap, 2 * n_heap)
+                        n_heap = heap_push(heap, n_heap, est[j] * E + j)
     # store the tables in entry order
     out = np.zeros((n_rows, 9), np.int8)
     tab_off = np.zeros(E + 1, np.int64)

@@ -46,3 +46,40 @@ def enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent):
     for q in range(var_eoff[v], var_eoff[v + 1]):
         if var_ent[q] != k:
             enqueue(queue, inq, qstate, var_ent[q])
+
+
+@kernel
+def heap_push(heap, size, key):
+    """Push ``key`` on the binary min-heap ``heap[:size]``; returns the new size (room assumed)."""
+    i = size
+    heap[i] = key
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= key:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = key
+    return size + 1
+
+
+@kernel
+def heap_pop(heap, size):
+    """Remove the smallest key of the non-empty heap ``heap[:size]``: ``(key, new size)``."""
+    top = heap[0]
+    size -= 1
+    key = heap[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= key:
+            break
+        heap[i] = heap[child]
+        i = child
+    if size > 0:
+        heap[i] = key
+    return top, size
