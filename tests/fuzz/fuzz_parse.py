@@ -1,9 +1,11 @@
 """Coverage-guided fuzzing of the readers with atheris (not part of ``make test``).
 
-Run for as long as you like, e.g. ten minutes::
+Run for as long as you like, e.g. ten minutes (libFuzzer adds new inputs to the
+corpus folder, so give it a copy of the samples, not puzzles/ itself)::
 
     .venv/bin/python -m pip install atheris
-    .venv/bin/python tests/fuzz/fuzz_parse.py -max_total_time=600 puzzles/
+    mkdir -p /tmp/kakuro-corpus && cp puzzles/*.txt /tmp/kakuro-corpus/
+    .venv/bin/python tests/fuzz/fuzz_parse.py -max_total_time=600 /tmp/kakuro-corpus/
 
 Only the pure-Python readers are instrumented (atheris's bytecode hooks would
 break the numba kernels); what they accept is then counted by the solver. Any
