@@ -100,6 +100,8 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
                 return c
             total = saturating_mul(total, c, limit)
         return total
+    if members.shape[0] == 1:      # one undecided entry: each live row is one solution
+        return min(nalive[members[0]], limit)
     k = -1
     for i in range(members.shape[0]):
         j = members[i]
