@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench install clean
+.PHONY: demo test test-all bench bench-quick bench-sets install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+$(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[test,bench]'
+	touch $@
+
 demo: install
 	$(BIN)/kakuro-np solve puzzles/k2.txt
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
@@ -24,6 +28,19 @@ test: install
 
 test-all: install
 	$(BIN)/python -m pytest -q
+
+# The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).
+bench: $(VENV)/.bench-installed
+	$(BIN)/python bench/run.py
+	$(BIN)/python bench/count_many.py
+	$(BIN)/python bench/open_block.py
+
+bench-quick: $(VENV)/.bench-installed
+	$(BIN)/python bench/run.py --quick
+
+# Remake the committed puzzle sets in bench/sets/ (slow; fixed seed).
+bench-sets: $(VENV)/.bench-installed
+	$(BIN)/python bench/make_sets.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

@@ -1,12 +1,20 @@
-"""The essay's ``solve`` and ``kakuro`` written literally in Python on top of the
-one-round ``force``: slow, obvious, and the yardstick for the order of solutions.
+"""The essay's verbs as yardsticks: ``force^:_`` by iterating the one-round
+``kn.force``, and the order of solutions from the plain-numpy reference in
+``bench/numpy_reference.py`` (the essay read literally, independent of the
+package's kernels).
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 import kakuro_np as kn
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+from numpy_reference import solve as essay_solve  # noqa: E402
 
 
 def force_until_fixed(cells, tables):
@@ -16,23 +24,6 @@ def force_until_fixed(cells, tables):
         if all(len(a) == len(b) for a, b in zip(new, tables)):
             return new
         tables = new
-
-
-def essay_solve(cells, tables):
-    """Every solution as a list of one-row tables, in the essay's fan-out order."""
-    p = force_until_fixed(cells, tables)
-    n = np.array([len(t) for t in p])
-    if (n == 0).any():
-        return []
-    if (n == 1).all():
-        return [p]
-    j = int(np.argmin(n + (n == 1) * n.max()))
-    out = []
-    for row in p[j]:
-        branch = list(p)
-        branch[j] = row[None, :]
-        out += essay_solve(cells, branch)
-    return out
 
 
 def essay_tables(puzzle):
@@ -56,7 +47,7 @@ def essay_kakuro(puzzle):
     """All solutions as an (n, H, W) array, in the essay's order."""
     cells, tables = essay_tables(puzzle)
     H, W = puzzle.shape
-    sols = essay_solve(cells, tables)
+    sols = essay_solve(cells, tables) if cells else [[]]    # no runs: one empty solution
     out = np.zeros((len(sols), H * W), np.int8)
     for i, p in enumerate(sols):
         for c, t in zip(cells, p):
