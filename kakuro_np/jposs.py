@@ -43,9 +43,11 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     would pass ``max_rows`` rows in all (a budget, not a contradiction).
     """
     L = masks.shape[0]
-    if total == FREE:
+    if L == 1:              # one cell: any candidate (FREE), or the total itself
+        allowed = masks[0] if total == FREE else (
+            masks[0] & (1 << (total - 1)) if 1 <= total <= 9 else 0)
         for d in range(1, 10):
-            if masks[0] >> (d - 1) & 1:
+            if allowed >> (d - 1) & 1:
                 if n_rows >= max_rows:
                     return rows, -1
                 rows = grow_rows(rows, n_rows + 1)
@@ -58,15 +60,6 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     rest[L] = 0
     for p in range(L - 1, -1, -1):
         rest[p] = rest[p + 1] | (masks[p + 1] if p + 1 < L else 0)
-    last_mask = masks[L - 1]
-    if L == 1:                                # the one digit is the total
-        if 1 <= total <= 9 and last_mask >> (total - 1) & 1:
-            if n_rows >= max_rows:
-                return rows, -1
-            rows = grow_rows(rows, n_rows + 1)
-            rows[n_rows, 0] = total
-            n_rows += 1
-        return rows, n_rows
     used = 0
     partial = 0
     p = 0
