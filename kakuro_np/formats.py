@@ -667,15 +667,24 @@ _READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_
 
 # -- the writers --------------------------------------------------------------------
 
-def _token_rows(puzzle: Puzzle, blank: str, inactive: str, clue) -> list:
-    """Each row's tokens: a given digit, ``blank``, ``inactive`` or ``clue(down, across)``."""
+def cell_tokens(puzzle: Puzzle, blank: str, inactive: str, clue, digits=None) -> list:
+    """Each row's tokens: a digit, ``blank``, ``inactive`` or ``clue(down, across)``.
+
+    ``digits`` (H, W) fills the blanks (default: the given digits).
+
+    Examples
+    --------
+    >>> cell_tokens(parse("x ; 3 0\\n0 3 ; _"), "_", "x", lambda d, a: f"{d} {a}")
+    [['x', '3 0'], ['0 3', '_']]
+    """
+    digits = puzzle.given if digits is None else np.asarray(digits)
     rows = []
     for r in range(puzzle.shape[0]):
         row = []
         for c in range(puzzle.shape[1]):
             down, across = int(puzzle.down[r, c]), int(puzzle.across[r, c])
             if puzzle.blank[r, c]:
-                row.append(str(int(puzzle.given[r, c]) or blank))
+                row.append(str(int(digits[r, c]) or blank))
             elif down or across:
                 row.append(clue(down, across))
             else:
@@ -696,19 +705,19 @@ def _text(lines) -> str:
 def write_jboxed(puzzle: Puzzle) -> str:
     """The essay's rows, ``" ; "`` between cells (and after a lone column's cell)."""
     end = " ;" if puzzle.shape[1] == 1 else ""
-    rows = _token_rows(puzzle, "_", "x", lambda down, across: f"{down} {across}")
+    rows = cell_tokens(puzzle, "_", "x", lambda down, across: f"{down} {across}")
     return _text(" ; ".join(row) + end for row in rows)
 
 
 def write_backslash(puzzle: Puzzle) -> str:
     """Kuroro's file: a ``ROWS COLS TAB`` header, then tab-separated tokens, ``x`` blank."""
-    rows = _token_rows(puzzle, "x", "\\", _split_clue("\\"))
+    rows = cell_tokens(puzzle, "x", "\\", _split_clue("\\"))
     return _text([f"{puzzle.shape[0]} {puzzle.shape[1]} TAB"] + ["\t".join(row) for row in rows])
 
 
 def write_pipe(puzzle: Puzzle) -> str:
     """The thesis's file: cells joined by ``|``, bordered only where it must be."""
-    lines = ["|".join(row) for row in _token_rows(puzzle, "", "\\", _split_clue("\\"))]
+    lines = ["|".join(row) for row in cell_tokens(puzzle, "", "\\", _split_clue("\\"))]
     if puzzle.shape[1] == 1 or _pipe_bordered(lines):
         lines = [f"|{line}|" for line in lines]
     return _text(lines)
@@ -716,7 +725,7 @@ def write_pipe(puzzle: Puzzle) -> str:
 
 def write_comma(puzzle: Puzzle) -> str:
     """A ``ROWS COLS`` header, then space-separated ``-``, ``0``, digits and ``down,across``."""
-    rows = _token_rows(puzzle, "0", "-", _split_clue(","))
+    rows = cell_tokens(puzzle, "0", "-", _split_clue(","))
     return _text([f"{puzzle.shape[0]} {puzzle.shape[1]}"] + [" ".join(row) for row in rows])
 
 

@@ -63,8 +63,8 @@ else:  # pragma: no cover - platforms without clock_gettime
 
 @kernel
 def grow(a, n):
-    """A copy of 1-d ``a`` with room for ``n`` items (the new ones 0)."""
-    b = np.zeros(n, a.dtype)
+    """A copy of ``a`` with room for ``n`` items along its first axis (the new ones 0)."""
+    b = np.zeros((n,) + a.shape[1:], a.dtype)
     b[:a.shape[0]] = a
     return b
 

@@ -28,9 +28,7 @@ def grow_rows(rows, need):
     """``rows``, or a copy with room for at least ``need`` rows."""
     if need <= rows.shape[0]:
         return rows
-    bigger = np.zeros((max(need, 2 * rows.shape[0]), 9), np.int8)
-    bigger[:rows.shape[0]] = rows
-    return bigger
+    return grow(rows, max(need, 2 * rows.shape[0]))
 
 
 @kernel

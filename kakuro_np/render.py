@@ -22,22 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .formats import cell_tokens
+
 
 def labels(puzzle, digits=None) -> list:
     """Each cell's label as nested lists of str; ``digits`` (H, W) fills blanks."""
-    digits = puzzle.given if digits is None else np.asarray(digits)
-    out = []
-    for r in range(puzzle.shape[0]):
-        row = []
-        for c in range(puzzle.shape[1]):
-            if puzzle.blank[r, c]:
-                row.append(str(int(digits[r, c])) if digits[r, c] else "_")
-            elif puzzle.down[r, c] or puzzle.across[r, c]:
-                row.append(f"{puzzle.down[r, c]} {puzzle.across[r, c]}")
-            else:
-                row.append("x")
-        out.append(row)
-    return out
+    return cell_tokens(puzzle, "_", "x", lambda down, across: f"{down} {across}", digits)
 
 
 def boxed(puzzle, digits=None) -> str:

@@ -152,8 +152,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
             else:                                      # open a level on entry k
                 if depth == cap:
                     cap *= 2
-                    saved_mask = _grow2(saved_mask, cap)
-                    saved_alive = _grow2(saved_alive, cap)
+                    saved_mask = grow(saved_mask, cap)
+                    saved_alive = grow(saved_alive, cap)
                     branch = grow(branch, cap)
                     first = grow(first, cap)
                     stop = grow(stop, cap)
@@ -193,13 +193,6 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
         if not at_node:
             break
     return found, solutions[:found], nodes, OK
-
-
-@kernel
-def _grow2(a, n):
-    b = np.zeros((n, a.shape[1]), a.dtype)
-    b[:a.shape[0]] = a
-    return b
 
 
 @kernel
