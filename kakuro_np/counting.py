@@ -17,6 +17,7 @@ import numpy as np
 from .combos import POPCOUNT
 from .force import apply_row, fixpoint_state, pick_entry, propagate
 from .jit import NO_DEADLINE, kernel, monotonic_ns
+from .memo import lookup, new_memo, store
 
 
 @kernel
@@ -73,13 +74,51 @@ def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
 
 
 @kernel
+def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
+    """The memo key of a piece (see ``memo``).
+
+    Its entries in ascending order, then per entry the sum its undecided cells
+    must make and the mask of each cell, 0 for a decided one. Tables hold
+    every row that fits the root masks, so the piece's count is the number of
+    fillings of its undecided cells from their masks in which each entry's
+    undecided digits are different and make that sum (a decided digit of the
+    entry is already out of its other cells' masks): the key fixes the count.
+    """
+    entries = np.sort(members)
+    n = 1 + entries.shape[0]
+    for k in entries:
+        n += 1 + ent_off[k + 1] - ent_off[k]
+    key = np.empty(n, np.int64)
+    key[0] = entries.shape[0]
+    key[1:1 + entries.shape[0]] = entries
+    i = 1 + entries.shape[0]
+    for k in entries:
+        r = perm[tab_off[k]]                   # any live row gives the undecided sum
+        a = ent_off[k]
+        rest = 0
+        for p in range(ent_off[k + 1] - a):
+            m = mask[ent_var[a + p]]
+            if POPCOUNT[m] > 1:
+                rest += rows[r, p]
+                key[i + 1 + p] = m
+            else:
+                key[i + 1 + p] = 0
+        key[i] = rest
+        i += 1 + ent_off[k + 1] - a
+    return key
+
+
+
+@kernel
 def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                nalive, mask, queue, inq, qstate, label, deadline):
+                nalive, mask, queue, inq, qstate, label, memo, deadline):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
-    Independent pieces are counted apart and multiplied; a single piece fans
-    out over its smallest table. The state is restored before returning.
-    Returns -1 once ``deadline`` has passed.
+    Independent pieces are counted apart and multiplied; a single piece is
+    looked up in ``memo`` (see ``memo``), else it fans out over the entry with
+    the fewest live rows per undecided cell (a row there decides the most, and
+    the order does not matter to a count) and is recorded. The state is
+    restored before returning. Returns -1 once ``deadline`` has passed.
     """
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
         return -1
@@ -95,18 +134,29 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
             # once the product is at the limit, a piece only has to show it is not empty
             c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
                             var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
-                            qstate, label, deadline)
+                            qstate, label, memo, deadline)
             if c <= 0:
                 return c
             total = saturating_mul(total, c, limit)
         return total
     if members.shape[0] == 1:      # one undecided entry: each live row is one solution
         return min(nalive[members[0]], limit)
+    key = piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm)
+    e = lookup(memo, key)
+    if e >= 0 and (not memo[5][e] or memo[4][e] >= limit):
+        return min(memo[4][e], limit)
     k = -1
+    best = 0.0
     for i in range(members.shape[0]):
         j = members[i]
-        if k < 0 or nalive[j] < nalive[k] or (nalive[j] == nalive[k] and j < k):
+        open_cells = 0
+        for q in range(ent_off[j], ent_off[j + 1]):
+            if POPCOUNT[mask[ent_var[q]]] > 1:
+                open_cells += 1
+        score = np.log(nalive[j]) / open_cells
+        if k < 0 or score < best:
             k = j
+            best = score
     saved_mask = mask.copy()
     saved_alive = nalive.copy()
     choices = np.sort(perm[tab_off[k]:tab_off[k] + nalive[k]])
@@ -120,25 +170,31 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
                      ent_off, ent_var, var_eoff, var_ent, True) < 0:
             c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
                             rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                            label, deadline)
+                            label, memo, deadline)
             if c < 0:
+                mask[:] = saved_mask
+                nalive[:] = saved_alive
                 return c
             total += c
             if total >= limit:
                 break
     mask[:] = saved_mask
     nalive[:] = saved_alive
+    store(memo, key, total, total >= limit)
     return total
 
 
 
 @kernel
-def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
+def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_slots_log2,
+                 memo_words):
     """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
     when forced moves decide everything: one solution). ``[0]``: no
-    solution; ``[-1]``: the deadline passed.
+    solution; ``[-1]``: the deadline passed. Pieces met again on the way are
+    counted once, in a memo of ``2**memo_slots_log2`` slots and
+    ``memo_words`` key words (see ``memo``).
     """
     emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
@@ -146,13 +202,14 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline):
         return np.zeros(1, np.int64)
     E = tab_off.shape[0] - 1
     label = np.full(E, -1, np.int64)
+    memo = new_memo(memo_slots_log2, memo_words)
     members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
                                  mask, label)
     counts = np.zeros(starts.shape[0] - 1, np.int64)
     for i in range(counts.shape[0]):
         counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
                                 var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
-                                inq, qstate, label, deadline)
+                                inq, qstate, label, memo, deadline)
         if counts[i] <= 0:
             return counts[i:i + 1]
     return counts

@@ -27,6 +27,7 @@ import numpy as np
 
 from .combos import ALL_DIGITS
 from .counting import count_pieces, knuth_estimates
+from .memo import DATA_WORDS, SLOTS_LOG2
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .explain import why_impossible
@@ -344,7 +345,8 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     if m.status != OK or cap == 0:
         return 0
     pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                          np.int64(min(cap, NO_LIMIT)), np.int64(deadline))
+                          np.int64(min(cap, NO_LIMIT)), np.int64(deadline), SLOTS_LOG2,
+                          DATA_WORDS)
     if (pieces < 0).any():
         raise SolveTimeout(f"timed out after {timeout} s while counting")
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():

@@ -1,0 +1,113 @@
+"""A bounded cache of sub-problem counts for ``count()``, in flat arrays.
+
+Glossary
+--------
+key   : a piece's state, written as int64s: how many entries it has, their
+        indices in ascending order, then the mask of every cell of each entry
+        in turn. At the fixpoint an entry's live rows are the rows of its table
+        that fit its cells' masks, so the key fixes the piece's count exactly.
+memo  : ``(slot, key_hash, key_off, data, value, capped, fill)``: an open
+        addressing hash table (``slot`` holds entry numbers, -1 when free) over
+        keys stored back to back in ``data``; ``value`` is each key's count and
+        ``capped`` says that count was cut at the limit it was asked with.
+        ``fill`` holds the number of keys and of ``data`` words in use.
+
+The memory is fixed when the memo is made: when the table or ``data`` is
+full, the memo is emptied and starts over (a forgotten count is only counted
+again).
+
+Examples
+--------
+>>> import numpy as np
+>>> m = new_memo(4, 64)
+>>> key = np.array([1, 0, 0b11, 0b101])
+>>> lookup(m, key), store(m, key, 7, False), lookup(m, key)
+(-1, True, 0)
+>>> int(m[4][0])
+7
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+
+#: Default memo: 2**17 slots (half of them for keys) and 2**22 key words (32 MiB at most,
+#: touched only as keys are stored).
+SLOTS_LOG2, DATA_WORDS = 17, 1 << 22
+
+
+@kernel
+def new_memo(slots_log2, data_words):
+    """An empty memo with ``2**slots_log2`` slots and room for ``data_words`` key words."""
+    n_slots = 1 << slots_log2
+    n_keys = n_slots >> 1                      # keep the load at or below one half
+    return (np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
+            np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
+            np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(40, np.int64))
+
+
+@kernel
+def key_hash(key):
+    """A 64-bit hash of an int64 key (FNV-style multiply and xor-shift)."""
+    h = np.uint64(0xCBF29CE484222325)
+    for i in range(key.shape[0]):
+        h = (h ^ np.uint64(key[i])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@kernel
+def _probe(memo, key, h):
+    """``(entry, slot)``: the key's entry or -1, and the slot where the search ended."""
+    slot, hashes, key_off, data = memo[0], memo[1], memo[2], memo[3]
+    wrap = slot.shape[0] - 1
+    i = h & wrap
+    while slot[i] >= 0:
+        e = slot[i]
+        if hashes[e] == h and key_off[e + 1] - key_off[e] == key.shape[0]:
+            a = key_off[e]
+            same = True
+            for j in range(key.shape[0]):
+                if data[a + j] != key[j]:
+                    same = False
+                    break
+            if same:
+                return e, i
+        i = (i + 1) & wrap
+    return -1, i
+
+
+@kernel
+def lookup(memo, key):
+    """The entry number holding ``key``, or -1."""
+    return _probe(memo, key, key_hash(key))[0]
+
+
+@kernel
+def store(memo, key, count, capped):
+    """Record ``count`` for ``key``, overwriting it if present.
+
+    A full memo is emptied first; False when the key could not be stored even then.
+    """
+    h = key_hash(key)
+    e, i = _probe(memo, key, h)
+    slot, hashes, key_off, data, value, cut, fill = memo
+    if e < 0:
+        if key.shape[0] > data.shape[0]:
+            return False
+        if fill[0] == hashes.shape[0] or fill[1] + key.shape[0] > data.shape[0]:
+            slot[:] = -1
+            fill[:] = 0
+            i = h & (slot.shape[0] - 1)
+        e = fill[0]
+        data[fill[1]:fill[1] + key.shape[0]] = key
+        key_off[e + 1] = fill[1] + key.shape[0]
+        hashes[e] = h
+        slot[i] = e
+        fill[0] += 1
+        fill[1] += key.shape[0]
+    value[e] = count
+    cut[e] = capped
+    return True

@@ -1,0 +1,64 @@
+"""The sub-problem memo behind count(): storing, finding, starting over when full."""
+
+import json
+import pathlib
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+
+import kakuro_np as kn
+from kakuro_np.counting import count_pieces
+from kakuro_np.jit import NO_DEADLINE
+from kakuro_np.memo import lookup, new_memo, store
+from kakuro_np.solve import NO_LIMIT, model
+from strategies import filled_puzzles
+
+BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
+
+
+def test_a_stored_count_is_found_and_can_be_overwritten():
+    m = new_memo(4, 64)
+    a, b = np.array([2, 0, 1, 3, 5, 0, 6]), np.array([2, 0, 1, 3, 5, 0, 7])
+    assert lookup(m, a) == -1
+    assert store(m, a, 12, False) and store(m, b, 5, True)
+    ea, eb = lookup(m, a), lookup(m, b)
+    assert ea != eb and (m[4][ea], m[5][ea], m[4][eb], m[5][eb]) == (12, False, 5, True)
+    assert store(m, a, 40, False) and lookup(m, a) == ea and m[4][ea] == 40
+    assert lookup(m, np.array([2, 0, 1, 3, 5])) == -1          # a prefix is another key
+
+
+def test_a_full_memo_starts_over():
+    m = new_memo(3, 12)                       # 4 keys, 12 words
+    keys = [np.array([i, i + 1, i + 2]) for i in range(6)]
+    for i, k in enumerate(keys):
+        assert store(m, k, i, False)
+        assert lookup(m, k) >= 0
+    assert lookup(m, keys[0]) == -1           # forgotten when the memo emptied
+    assert not store(m, np.arange(13), 1, False)   # longer than the whole memo
+
+
+def pieces(p, slots_log2, words, limit=NO_LIMIT):
+    m = model(p)
+    if m.status != 0:
+        return 0
+    counts = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                          np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words)
+    return int(np.prod([int(c) for c in counts]))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(filled_puzzles(max_blank_share=0.95))
+def test_a_tiny_memo_that_keeps_starting_over_counts_the_same(case):
+    p, _ = case
+    n = len(kn.kakuro(p, limit=5000))
+    if n < 5000:
+        assert pieces(p, 2, 40) == pieces(p, 17, 1 << 22) == n
+
+
+def test_a_dense_grid_with_many_solutions_counts_as_cp_sat_enumerated():
+    rows = [json.loads(line) for line in (BENCH_SETS / "many.jsonl").read_text().splitlines()]
+    case = next(r for r in rows if r["name"] == "many-035")   # 7x7, 32 blanks
+    p = kn.parse(case["grid"])
+    assert kn.count(p) == case["solutions"] == 270536
+    assert kn.count(p, limit=1000) == 1000
+    assert pieces(p, 6, 500) == 270536        # the memo empties again and again
