@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-sets install clean
+.PHONY: demo test test-all bench bench-quick bench-drafts bench-sets install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/count_many.py
 	$(BIN)/python bench/open_block.py
+
+# Writers' drafts (many solutions): kakuro(limit=2) against CP-SAT; shows where we thrash.
+bench-drafts: $(VENV)/.bench-installed
+	$(BIN)/python bench/drafts.py
 
 bench-quick: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py --quick

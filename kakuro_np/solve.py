@@ -331,7 +331,8 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
 
     Where the undecided part of the puzzle splits into independent pieces,
     each is counted apart and the counts multiplied, exactly (a Python int,
-    however large). Without a limit, TooManySolutions is raised only when a
+    however large); a piece met again on another branch is counted once
+    (see ``memo``). Without a limit, TooManySolutions is raised only when a
     single piece passes 2**63 - 1 solutions.
 
     Examples
