@@ -202,10 +202,12 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_sl
         return np.zeros(1, np.int64)
     E = tab_off.shape[0] - 1
     label = np.full(E, -1, np.int64)
-    memo = new_memo(memo_slots_log2, memo_words)
     members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
                                  mask, label)
     counts = np.zeros(starts.shape[0] - 1, np.int64)
+    if counts.shape[0] == 0:                  # forced moves decided everything
+        return counts
+    memo = new_memo(memo_slots_log2, memo_words)
     for i in range(counts.shape[0]):
         counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
                                 var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
