@@ -58,8 +58,8 @@ def main(argv):
             found = None
         ours = time.perf_counter() - t
         cells, sums = kn.entries(p)
-        sat, sat_found, complete, *_ = cpsat_solve(cells, sums, np.flatnonzero(p.blank.ravel()),
-                                                   stop_after=2, time_cap=cap)
+        sat, sat_found, *_ = cpsat_solve(cells, sums, np.flatnonzero(p.blank.ravel()),
+                                         stop_after=2, time_cap=cap)
         sat_all.append(sat)
         if found is None:
             stuck += 1

@@ -2,10 +2,9 @@
 
 Glossary
 --------
-key   : a piece's state, written as int64s: how many entries it has, their
-        indices in ascending order, then the mask of every cell of each entry
-        in turn. At the fixpoint an entry's live rows are the rows of its table
-        that fit its cells' masks, so the key fixes the piece's count exactly.
+key   : a piece's state, written as int64s, that fixes its count exactly
+        (``counting.piece_key`` writes it: the piece's entries, and per entry
+        the sum its undecided cells must make and each cell's mask).
 memo  : ``(slot, key_hash, key_off, data, value, capped, fill)``: an open
         addressing hash table (``slot`` holds entry numbers, -1 when free) over
         keys stored back to back in ``data``; ``value`` is each key's count and
@@ -45,7 +44,7 @@ def new_memo(slots_log2, data_words):
     n_keys = n_slots >> 1                      # keep the load at or below one half
     return (np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
             np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
-            np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(40, np.int64))
+            np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(2, np.int64))
 
 
 @kernel
