@@ -35,7 +35,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python bench/count_many.py
 	$(BIN)/python bench/open_block.py
 
-# Writers' drafts (many solutions): kakuro(limit=2) against CP-SAT; shows where we thrash.
+# Writers' drafts (many solutions): count(limit=2) and kakuro(limit=2) against CP-SAT.
 bench-drafts: $(VENV)/.bench-installed
 	$(BIN)/python bench/drafts.py
 

@@ -1,13 +1,20 @@
 """Puzzle writers' drafts: published-style grids from a random fill, before uniqueness repair.
 
 A writer's first draft usually has many solutions, and the question is "is it
-unique yet?": ``kn.kakuro(p, limit=2)`` against CP-SAT stopping at a second
-solution, side by side, on drafts made reproducibly (fixed seed) the way
-``make_sets.py`` makes the published set, minus the repair to one solution.
+unique yet?". Side by side on drafts made reproducibly (fixed seed) the way
+``make_sets.py`` makes the published set, minus the repair to one solution:
 
-This is where plain fan-out is weakest: a choice made early can doom a branch
-that forced moves only refute many levels deeper, and the levels in between
-are tried in full (thrashing). CP-SAT learns from its failures instead.
+- ``kn.count(p, limit=2)``, the writer's question (``kakuro-np check``): turns of
+  counting alternate with a hunt for solutions in any order (``anyorder``);
+- ``kn.kakuro(p, limit=2)``, the first two solutions in the essay's order;
+- CP-SAT stopping at a second solution.
+
+The essay's order is where plain fan-out is weakest: a choice made early can
+doom a branch that forced moves only refute many levels deeper, and the levels
+in between are tried in full (thrashing). CP-SAT learns from its failures; the
+hunt, free to choose its order, fans out first on the entries that keep failing
+and restarts. ``kakuro(limit=2)`` must refute every doomed branch that comes
+before its second solution in the essay's order, so it can still thrash.
 
 Run: ``.venv/bin/python bench/drafts.py [N] [TIMEOUT_S]`` (defaults 40 and 10).
 """
@@ -43,39 +50,55 @@ def drafts(n, seed=20261122):
     return out
 
 
+def timed(f, cap):
+    """``(seconds, result)`` of ``f(cap)``; the result is None past the timeout."""
+    t = time.perf_counter()
+    try:
+        out = f(cap)
+    except kn.SolveTimeout:
+        out = None
+    return time.perf_counter() - t, out
+
+
+def summary(label, times, finished, sat_times, n, cap):
+    """One line: how many finished, their total against CP-SAT's on the same drafts."""
+    done = [t for t, ok in zip(times, finished) if ok]
+    sat = sum(s for s, ok in zip(sat_times, finished) if ok)
+    ratio = f"{sat / sum(done):.1f}x" if done and sum(done) > 0 else "-"
+    worst = f"{max(done):.3f} s" if done else "-"
+    return (f"{label}: finished {len(done)} of {n} within {cap:.0f} s; on those, ours "
+            f"{sum(done):.2f} s (slowest {worst}), CP-SAT {sat:.2f} s, CP-SAT / ours = {ratio}")
+
+
 def main(argv):
     n = int(argv[0]) if argv else 40
     cap = float(argv[1]) if len(argv) > 1 else 10.0
     kn.kakuro(kn.read("puzzles/k3.txt"))                    # load the kernels first
-    print("| draft | size | blanks | ours (limit=2) | CP-SAT (to a 2nd) | solutions |")
-    print("|---|---|---:|---:|---:|---:|")
-    ours_t, sat_t, sat_all, stuck = [], [], [], 0
+    kn.count(kn.read("puzzles/k3.txt"), limit=2)
+    print("| draft | size | blanks | count(limit=2) | kakuro(limit=2) | CP-SAT (to a 2nd) "
+          "| solutions |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    t_count, t_kakuro, t_sat, ok_count, ok_kakuro = [], [], [], [], []
     for name, p in drafts(n):
-        t = time.perf_counter()
-        try:
-            found = len(kn.kakuro(p, limit=2, timeout=cap))
-        except kn.SolveTimeout:
-            found = None
-        ours = time.perf_counter() - t
+        tc, counted = timed(lambda c: kn.count(p, limit=2, timeout=c), cap)
+        tk, sols = timed(lambda c: kn.kakuro(p, limit=2, timeout=c), cap)
         cells, sums = kn.entries(p)
         sat, sat_found, *_ = cpsat_solve(cells, sums, np.flatnonzero(p.blank.ravel()),
                                          stop_after=2, time_cap=cap)
-        sat_all.append(sat)
-        if found is None:
-            stuck += 1
-        else:
-            ours_t.append(ours)
-            sat_t.append(sat)
-        mark = f"{ours:.3f} s" if found is not None else f"> {cap:.0f} s"
-        print(f"| {name} | {p.shape[0]}x{p.shape[1]} | {int(p.blank.sum())} | {mark} "
-              f"| {sat:.3f} s | {found if found is not None else sat_found} |", flush=True)
-    done = len(ours_t)
-    print(f"\nours finished {done} of {n} drafts within {cap:.0f} s "
-          f"({stuck} timed out); CP-SAT took {max(sat_all):.2f} s at most, "
-          f"{sum(sat_all):.2f} s in all.")
-    if done:
-        print(f"on the {done} both finished: ours {sum(ours_t):.2f} s, CP-SAT {sum(sat_t):.2f} s, "
-              f"CP-SAT / ours = {sum(sat_t) / sum(ours_t):.2f}x")
+        if counted is not None and sols is not None and not counted == len(sols) == sat_found:
+            raise SystemExit(f"{name}: count {counted}, kakuro {len(sols)}, CP-SAT {sat_found}")
+        t_count.append(tc)
+        t_kakuro.append(tk)
+        t_sat.append(sat)
+        ok_count.append(counted is not None)
+        ok_kakuro.append(sols is not None)
+        show = [f"{t:.3f} s" if ok else f"> {cap:.0f} s"
+                for t, ok in ((tc, ok_count[-1]), (tk, ok_kakuro[-1]))]
+        print(f"| {name} | {p.shape[0]}x{p.shape[1]} | {int(p.blank.sum())} | {show[0]} "
+              f"| {show[1]} | {sat:.3f} s | {sat_found} |", flush=True)
+    print(f"\nCP-SAT took {max(t_sat):.2f} s at most, {sum(t_sat):.2f} s in all.")
+    print(summary("count(limit=2)", t_count, ok_count, t_sat, n, cap))
+    print(summary("kakuro(limit=2)", t_kakuro, ok_kakuro, t_sat, n, cap))
 
 
 if __name__ == "__main__":

@@ -111,14 +111,15 @@ def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
 
 @kernel
 def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                nalive, mask, queue, inq, qstate, label, memo, deadline):
+                nalive, mask, queue, inq, qstate, label, memo, deadline, work):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
     Independent pieces are counted apart and multiplied; a single piece is
     looked up in ``memo`` (see ``memo``), else it fans out over the entry with
     the fewest live rows per undecided cell (a row there decides the most, and
     the order does not matter to a count) and is recorded. The state is
-    restored before returning. Returns -1 once ``deadline`` has passed.
+    restored before returning. Returns -1 once ``deadline`` has passed, -2
+    once the nodes left in ``work[0]`` (one per row tried) have run out.
     """
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
         return -1
@@ -134,7 +135,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
             # once the product is at the limit, a piece only has to show it is not empty
             c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
                             var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
-                            qstate, label, memo, deadline)
+                            qstate, label, memo, deadline, work)
             if c <= 0:
                 return c
             total = saturating_mul(total, c, limit)
@@ -164,13 +165,16 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     for r in choices:
         mask[:] = saved_mask
         nalive[:] = saved_alive
+        work[0] -= 1
+        if work[0] < 0:
+            return -2
         apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
                   mask, queue, inq, qstate)
         if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                      ent_off, ent_var, var_eoff, var_ent, True) < 0:
             c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
                             rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                            label, memo, deadline)
+                            label, memo, deadline, work)
             if c < 0:
                 mask[:] = saved_mask
                 nalive[:] = saved_alive
@@ -187,12 +191,13 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
 
 @kernel
 def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_slots_log2,
-                 memo_words):
+                 memo_words, node_budget):
     """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
     when forced moves decide everything: one solution). ``[0]``: no
-    solution; ``[-1]``: the deadline passed. Pieces met again on the way are
+    solution; ``[-1]``: the deadline passed; ``[-2]``: more than ``node_budget``
+    rows were tried. Pieces met again on the way are
     counted once, in a memo of ``2**memo_slots_log2`` slots and
     ``memo_words`` key words (see ``memo``).
     """
@@ -208,10 +213,11 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_sl
     if counts.shape[0] == 0:                  # forced moves decided everything
         return counts
     memo = new_memo(memo_slots_log2, memo_words)
+    work = np.full(1, node_budget, np.int64)
     for i in range(counts.shape[0]):
         counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
                                 var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
-                                inq, qstate, label, memo, deadline)
+                                inq, qstate, label, memo, deadline, work)
         if counts[i] <= 0:
             return counts[i:i + 1]
     return counts

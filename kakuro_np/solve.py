@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS
+from .anyorder import find_solutions
 from .counting import count_pieces, knuth_estimates
 from .memo import DATA_WORDS, SLOTS_LOG2
 from .entries import packed_entries
@@ -46,6 +47,10 @@ FIRST_TRY = 10_000
 PROBES, RISK = 9, 1000.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
+#: ``count(limit=n)`` with ``n`` at most this also hunts for ``n`` solutions in any order.
+HUNT_MAX = 1000
+#: Nodes in the first turn of hunting and of counting; each later turn has GROWTH times more.
+FIRST_TURN, GROWTH = 1000, 4
 
 
 @kernel
@@ -335,6 +340,13 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     (see ``memo``). Without a limit, TooManySolutions is raised only when a
     single piece passes 2**63 - 1 solutions.
 
+    With a limit of at most HUNT_MAX (``count(p, limit=2) == 1`` asks "is it
+    unique?"), turns of counting alternate with turns of hunting for
+    ``limit`` solutions in any order (see ``anyorder``), each turn GROWTH
+    times longer than the last: a draft with many solutions is answered by
+    the hunt in milliseconds even where fan-out would thrash, and a unique
+    puzzle by counting, at most a small factor slower than counting alone.
+
     Examples
     --------
     >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
@@ -345,10 +357,21 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
-    pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                          np.int64(min(cap, NO_LIMIT)), np.int64(deadline), SLOTS_LOG2,
-                          DATA_WORDS)
-    if (pieces < 0).any():
+    turn = FIRST_TURN if cap <= HUNT_MAX else NO_LIMIT
+    while True:
+        if turn < NO_LIMIT:                  # a turn of hunting in any order
+            found, exhausted, _ = find_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
+                                                 m.tab_off, np.int64(cap), np.int64(turn),
+                                                 np.int64(deadline))
+            if found >= cap or exhausted:
+                return found
+        pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                              np.int64(min(cap, NO_LIMIT)), np.int64(deadline), SLOTS_LOG2,
+                              DATA_WORDS, np.int64(turn))
+        if not (pieces == -2).any():
+            break
+        turn = min(turn, NO_LIMIT // GROWTH) * GROWTH
+    if (pieces == -1).any():
         raise SolveTimeout(f"timed out after {timeout} s while counting")
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
         raise TooManySolutions(

@@ -42,7 +42,8 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     if m.status != 0:
         return 0
     counts = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                          np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words)
+                          np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words,
+                          np.int64(NO_LIMIT))
     return int(np.prod([int(c) for c in counts]))
 
 

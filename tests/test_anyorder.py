@@ -1,0 +1,95 @@
+"""anyorder: hunting for solutions in any order, and count(limit=n) taking turns with it."""
+
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import kakuro_np as kn
+import kakuro_np.solve as solve
+from kakuro_np.anyorder import find_solutions, luby, solution_hash
+from kakuro_np.solve import NO_LIMIT, model
+from strategies import filled_puzzles
+
+NO_END = np.int64(NO_LIMIT)
+
+# A writer's draft (12x12, 82 blanks, random fill, not yet unique) on which fan-out
+# thrashed: count(limit=2) ran past 20 s before the hunt, CP-SAT answers in about 0.1 s.
+THRASHING_DRAFT = r"""\|\|\|13\|19\|\|\|20\|5\|41\|\|\
+\|\|44\10|||18\|26\11||||\|\
+\|11\40|||||||||40\|\
+\10|||37\22|||||\17|||\
+\34||||||||\6|||12\
+\|11\25||||||\|\20|||
+\13||||\|\|25\|19\|22\16|||
+\11||||\|19\24||||||6\
+\|\8|||\34|||||||
+\|\9|||9\26|||||10\3||
+\|\|\41|||||||||\
+\|\|\16||||\|\11|||\|\
+"""
+
+
+def hunt(p, want, budget=NO_END):
+    m = model(p)
+    return find_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                          np.int64(want), np.int64(budget), NO_END)
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_hash_tells_solutions_apart():
+    a = np.array([1, 2, 4], np.int64)
+    assert solution_hash(a) == solution_hash(a.copy()) != solution_hash(a[::-1].copy())
+
+
+def test_hunt_finds_every_solution_of_k3_and_says_so(expected):
+    p = kn.read("puzzles/k3.txt")
+    assert hunt(p, 2)[:2] == (2, False)
+    found, exhausted, _ = hunt(p, 1000)
+    assert (found, exhausted) == (expected["k3.txt"]["solutions"], True)
+
+
+def test_hunt_stops_at_its_node_budget():
+    found, exhausted, nodes = hunt(kn.parse(THRASHING_DRAFT), 10**6, budget=50)
+    assert found < 10**6 and not exhausted and nodes <= 51
+
+
+def test_a_thrashing_draft_is_answered_at_once():
+    p = kn.parse(THRASHING_DRAFT)
+    assert kn.count(p, limit=2, timeout=10) == 2
+    assert kn.count(p, limit=1000, timeout=10) == 1000
+
+
+SMALL = settings(max_examples=150, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SMALL
+@given(filled_puzzles())
+def test_hunt_never_claims_more_than_there_are(case):
+    p, _ = case
+    n = len(kn.kakuro(p, limit=50))
+    for want in (1, 2, 7, 50):
+        found, exhausted, _ = hunt(p, want)
+        assert found == min(n, want)
+        assert exhausted or found == want
+
+
+@SMALL
+@given(filled_puzzles())
+def test_count_with_a_small_limit_takes_turns_and_agrees(case):
+    p, _ = case
+    n = len(kn.kakuro(p, limit=60))
+    # many short turns of each kind
+    with mock.patch.object(solve, "FIRST_TURN", 1), mock.patch.object(solve, "GROWTH", 2):
+        for limit in (1, 2, 5, 60):
+            assert kn.count(p, limit=limit) == min(n, limit)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 40, 41, 1000])
+def test_count_with_a_limit_on_k3(limit):
+    assert kn.count("puzzles/k3.txt", limit=limit) == min(40, limit)
