@@ -88,9 +88,21 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
         ent_off, ent_var, mask, rows, tab_off, True)
     if emptied >= 0:
         return 0, True, 1
+    weight = np.ones(tab_off.shape[0] - 1)
+    return hunt(want, node_budget, deadline, weight, mask.copy(), ent_off, ent_var, var_eoff,
+                var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+
+
+@kernel
+def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eoff, var_ent,
+         rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate):
+    """``find_solutions`` from a propagated search state, which it restores.
+
+    ``weight`` is read and updated (callers may keep it from hunt to hunt);
+    the first solution found is left in ``witness`` (its one-digit masks).
+    """
     E = tab_off.shape[0] - 1
     V = mask.shape[0]
-    weight = np.ones(E)
     root_mask = mask.copy()
     root_alive = nalive.copy()
     seen = np.zeros(max(want, 1), np.int64)
@@ -127,9 +139,13 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
                             new = False
                             break
                     if new:
+                        if found == 0:
+                            witness[:] = mask
                         seen[found] = h
                         found += 1
                         if found >= want:
+                            mask[:] = root_mask
+                            nalive[:] = root_alive
                             return found, False, nodes
                 else:
                     if depth == cap:
@@ -169,6 +185,7 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
                 if nodes > node_budget or (nodes & 1023 == 0 and deadline != NO_DEADLINE
                                            and monotonic_ns() > deadline):
                     mask[:] = root_mask
+                    nalive[:] = root_alive
                     return found, False, nodes
                 emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                                     ent_off, ent_var, var_eoff, var_ent, True)
@@ -184,4 +201,5 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
                 break
         if not cut:                          # the whole tree was seen: the count is exact
             mask[:] = root_mask
+            nalive[:] = root_alive
             return min(leaves, want), True, nodes

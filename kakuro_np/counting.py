@@ -190,6 +190,19 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
 
 
 @kernel
+def count_state(limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+                mask, queue, inq, qstate, label, memo, deadline, work):
+    """``count_scope`` over every entry, for callers outside this module.
+
+    (A cached kernel of another module that calls the recursive ``count_scope``
+    directly fails to link, a numba limitation.)
+    """
+    return count_scope(np.arange(tab_off.shape[0] - 1), limit, ent_off, ent_var, var_eoff,
+                       var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
+                       label, memo, deadline, work)
+
+
+@kernel
 def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_slots_log2,
                  memo_words, node_budget):
     """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.

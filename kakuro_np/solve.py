@@ -7,12 +7,16 @@ model  : the packed puzzle the kernels share: variables (blank cells), entries,
 var_cell : flat cell index of each variable (blank cells in row-major order).
 level  : one fan-out in the depth-first search: the entry branched on, the
          rows still to try, and the masks and live-row counts to restore.
+witness : a solution (one-digit masks) known to lie below a node, found by a check;
+         a child it fits needs no check of its own.
 status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET`` or ``TIMED_OUT`` (see ``jit``).
 deadline : a ``monotonic_ns`` time after which kernels stop (``NO_DEADLINE``: never).
 
 The search visits the branches in the essay's order: at each node it takes the
 entry with the fewest live rows above one (ties to the lower index) and tries
 its rows in lexicographic order, so solutions come out in the essay's order.
+When it goes a long way without a solution, it checks branches before entering
+them and skips those with none (see ``search``), which changes the time only.
 The fast path narrows the masks by combinations, then forces the tables as it
 builds them (``force.build_forced_tables``); since the fixpoint of ``force`` is
 the same either way, so is every node. Counting lives in ``counting``.
@@ -26,9 +30,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS
-from .anyorder import find_solutions
-from .counting import count_pieces, knuth_estimates
-from .memo import DATA_WORDS, SLOTS_LOG2
+from .anyorder import find_solutions, hunt
+from .counting import count_pieces, count_state, knuth_estimates
+from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .explain import why_impossible
@@ -47,6 +51,9 @@ FIRST_TRY = 10_000
 PROBES, RISK = 9, 1000.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
+#: Nodes without a solution after which ``search`` checks each branch before entering it,
+#: and the nodes a check hunts for a solution before it counts (see ``check_node``).
+CHECK_AFTER, CHECK_HUNT = 5000, 2000
 #: ``count(limit=n)`` with ``n`` at most this also hunts for ``n`` solutions in any order.
 HUNT_MAX = 1000
 #: Nodes in the first turn of hunting and of counting; each later turn has GROWTH times more.
@@ -112,8 +119,48 @@ def mask_digit(m):
 
 
 @kernel
-def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
+def consistent(mask, witness):
+    """True when the solution ``witness`` (one-digit masks) fits the masks ``mask``."""
+    for v in range(mask.shape[0]):
+        if mask[v] & witness[v] == 0:
+            return False
+    return True
+
+
+@kernel
+def check_node(weight, witness, memo, label, work, deadline, hunt_nodes, ent_off, ent_var,
+               var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate):
+    """Is there a solution below this node? The state is left as it was.
+
+    First a short hunt in any order (``anyorder``), which finds a solution
+    below most nodes that have one, or goes through every branch of a small
+    node; else a count up to one (``counting``), whose memo of pieces refutes
+    a piece once for every branch it recurs on. Returns 2 (yes, a solution is
+    in ``witness``), 1 (yes), 0 (no) or -1 (the deadline passed).
+    """
+    found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness, ent_off,
+                               ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
+                               mask, queue, inq, qstate)
+    if found:
+        return 2
+    if exhausted:
+        return 0
+    c = count_state(np.int64(1), ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                    nalive, mask, queue, inq, qstate, label, memo, deadline, work)
+    return min(c, 1)
+
+
+@kernel
+def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_after,
+           hunt_nodes):
     """Depth-first fan-out from the fixpoint of ``force``.
+
+    After ``check_after`` nodes without a solution (thrashing), the nodes on
+    the current path are checked from the top (``check_node``) and the first
+    one with no solution below it is cut; from then on, until a solution is
+    found, each new node is checked before it is entered, unless a solution
+    found by an earlier check lies below it. Only branches without solutions
+    are cut, so the solutions and their order are those of plain fan-out.
 
     Returns ``(n_found, solutions, nodes, status)``: how many solutions were
     found (at most ``limit``), their digits per variable if ``store`` (else an
@@ -131,6 +178,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
     cap = 16
     saved_mask = np.zeros((cap, V), np.int64)
     saved_alive = np.zeros((cap, E), np.int64)
+    witness = np.zeros((cap + 1, V), np.int64)     # a solution below the node at each depth
+    has_witness = np.zeros(cap + 1, np.bool_)
     branch = np.zeros(cap, np.int64)
     first = np.zeros(cap, np.int64)      # this level's rows: cand[first:stop]
     stop = np.zeros(cap, np.int64)
@@ -140,6 +189,13 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
     depth = 0
     found = 0
     nodes = 1
+    since = 0                                # nodes since the last solution
+    checking = False
+    label = np.full(E, -1, np.int64)
+    memo = new_memo(1, 1)                    # made full size when checks first start
+    memo_made = False
+    weight = np.ones(E)
+    work = np.full(1, np.iinfo(np.int64).max, np.int64)
     at_node = True
     while True:
         if at_node:
@@ -153,6 +209,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
                     for v in range(V):
                         solutions[found, v] = mask_digit(mask[v])
                 found += 1
+                since = 0
+                checking = False                # checks only pay while no solution turns up
                 if found >= limit:
                     break
             else:                                      # open a level on entry k
@@ -160,6 +218,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
                     cap *= 2
                     saved_mask = grow(saved_mask, cap)
                     saved_alive = grow(saved_alive, cap)
+                    witness = grow(witness, cap + 1)
+                    has_witness = grow(has_witness, cap + 1)
                     branch = grow(branch, cap)
                     first = grow(first, cap)
                     stop = grow(stop, cap)
@@ -190,12 +250,64 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline):
             apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
                       pos, nalive, mask, queue, inq, qstate)
             nodes += 1
+            since += 1
             if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
                 return found, solutions[:found], nodes, TIMED_OUT
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                         ent_off, ent_var, var_eoff, var_ent, True) < 0:
-                at_node = True
-                break
+                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
+                continue
+            if checking:
+                if has_witness[d] and consistent(mask, witness[d]):
+                    witness[depth] = witness[d]
+                    has_witness[depth] = True
+                else:
+                    c = check_node(weight, witness[depth], memo, label, work, deadline, hunt_nodes,
+                                   ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                                   nalive, mask, queue, inq, qstate)
+                    if c < 0:
+                        return found, solutions[:found], nodes, TIMED_OUT
+                    if c == 0:
+                        continue
+                    has_witness[depth] = c == 2
+            elif since > check_after:       # thrashing: check from here on
+                checking = True
+                if not memo_made:
+                    memo = new_memo(SLOTS_LOG2, DATA_WORDS)
+                    memo_made = True
+                a = 0                          # top-down: the first empty node is cut
+                while True:
+                    mask[:] = saved_mask[max(a - 1, 0)]
+                    nalive[:] = saved_alive[max(a - 1, 0)]
+                    if a > 0:                  # rebuild node a: checks above moved rows in perm
+                        apply_row(branch[a - 1], cand[nxt[a - 1] - 1], ent_off, ent_var,
+                                  var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
+                                  queue, inq, qstate)
+                        propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                                  ent_off, ent_var, var_eoff, var_ent, True)
+                        if a < depth:
+                            saved_mask[a] = mask
+                            saved_alive[a] = nalive
+                    if a > 0 and has_witness[a - 1] and consistent(mask, witness[a - 1]):
+                        witness[a] = witness[a - 1]
+                        c = 2
+                    else:
+                        c = check_node(weight, witness[a], memo, label, work, deadline,
+                                       hunt_nodes, ent_off, ent_var, var_eoff, var_ent, rows,
+                                       tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+                    if c < 0:
+                        return found, solutions[:found], nodes, TIMED_OUT
+                    has_witness[a] = c == 2
+                    if c == 0 or a == depth:
+                        break
+                    a += 1
+                if c == 0:
+                    if a == 0:
+                        return found, solutions[:found], nodes, OK
+                    depth = a                  # the node at depth a has no solution
+                    n_cand = stop[a - 1]
+                    continue
+            at_node = True
+            break
         if not at_node:
             break
     return found, solutions[:found], nodes, OK
@@ -289,7 +401,8 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     def run(cap):
         found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
                                           m.tab_off, np.int64(min(cap, NO_LIMIT)), True,
-                                          np.int64(deadline))
+                                          np.int64(deadline), np.int64(CHECK_AFTER),
+                                          np.int64(CHECK_HUNT))
         if status == TIMED_OUT:
             raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
                                f"ask for fewer with limit= or count them with count()")
