@@ -49,6 +49,8 @@ MAX_BYTES = 1 << 30
 FIRST_TRY = 10_000
 #: Knuth probes, and how far past the budget their median must lie to refuse at once.
 PROBES, RISK = 9, 1000.0
+#: ``search`` without checks stopped: it went CHECK_AFTER nodes without a solution.
+THRASHING = 4
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 #: Nodes without a solution after which ``search`` checks each branch before entering it,
@@ -256,56 +258,60 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                          ent_off, ent_var, var_eoff, var_ent, True) >= 0:
                 continue
-            if checking:
-                if has_witness[d] and consistent(mask, witness[d]):
-                    witness[depth] = witness[d]
-                    has_witness[depth] = True
-                else:
-                    c = check_node(weight, witness[depth], memo, label, work, deadline, hunt_nodes,
-                                   ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                                   nalive, mask, queue, inq, qstate)
-                    if c < 0:
-                        return found, solutions[:found], nodes, TIMED_OUT
-                    if c == 0:
-                        continue
-                    has_witness[depth] = c == 2
-            elif since > check_after:       # thrashing: check from here on
-                checking = True
-                if not memo_made:
-                    memo = new_memo(SLOTS_LOG2, DATA_WORDS)
-                    memo_made = True
-                a = 0                          # top-down: the first empty node is cut
-                while True:
-                    mask[:] = saved_mask[max(a - 1, 0)]
-                    nalive[:] = saved_alive[max(a - 1, 0)]
-                    if a > 0:                  # rebuild node a: checks above moved rows in perm
-                        apply_row(branch[a - 1], cand[nxt[a - 1] - 1], ent_off, ent_var,
-                                  var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
-                                  queue, inq, qstate)
-                        propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                                  ent_off, ent_var, var_eoff, var_ent, True)
-                        if a < depth:
-                            saved_mask[a] = mask
-                            saved_alive[a] = nalive
-                    if a > 0 and has_witness[a - 1] and consistent(mask, witness[a - 1]):
-                        witness[a] = witness[a - 1]
-                        c = 2
+            if hunt_nodes is None:          # without checks (compiled apart): stop
+                if since > check_after:
+                    return found, solutions[:found], nodes, THRASHING
+            else:
+                if checking:
+                    if has_witness[d] and consistent(mask, witness[d]):
+                        witness[depth] = witness[d]
+                        has_witness[depth] = True
                     else:
-                        c = check_node(weight, witness[a], memo, label, work, deadline,
+                        c = check_node(weight, witness[depth], memo, label, work, deadline,
                                        hunt_nodes, ent_off, ent_var, var_eoff, var_ent, rows,
                                        tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                    if c < 0:
-                        return found, solutions[:found], nodes, TIMED_OUT
-                    has_witness[a] = c == 2
-                    if c == 0 or a == depth:
-                        break
-                    a += 1
-                if c == 0:
-                    if a == 0:
-                        return found, solutions[:found], nodes, OK
-                    depth = a                  # the node at depth a has no solution
-                    n_cand = stop[a - 1]
-                    continue
+                        if c < 0:
+                            return found, solutions[:found], nodes, TIMED_OUT
+                        if c == 0:
+                            continue
+                        has_witness[depth] = c == 2
+                elif since > check_after:   # thrashing: check from here on
+                    checking = True
+                    if not memo_made:
+                        memo = new_memo(SLOTS_LOG2, DATA_WORDS)
+                        memo_made = True
+                    a = 0                      # top-down: the first empty node is cut
+                    while True:
+                        mask[:] = saved_mask[max(a - 1, 0)]
+                        nalive[:] = saved_alive[max(a - 1, 0)]
+                        if a > 0:              # rebuild node a: checks above moved rows in perm
+                            apply_row(branch[a - 1], cand[nxt[a - 1] - 1], ent_off, ent_var,
+                                      var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
+                                      queue, inq, qstate)
+                            propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
+                                      ent_off, ent_var, var_eoff, var_ent, True)
+                            if a < depth:
+                                saved_mask[a] = mask
+                                saved_alive[a] = nalive
+                        if a > 0 and has_witness[a - 1] and consistent(mask, witness[a - 1]):
+                            witness[a] = witness[a - 1]
+                            c = 2
+                        else:
+                            c = check_node(weight, witness[a], memo, label, work, deadline,
+                                           hunt_nodes, ent_off, ent_var, var_eoff, var_ent, rows,
+                                           tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+                        if c < 0:
+                            return found, solutions[:found], nodes, TIMED_OUT
+                        has_witness[a] = c == 2
+                        if c == 0 or a == depth:
+                            break
+                        a += 1
+                    if c == 0:
+                        if a == 0:
+                            return found, solutions[:found], nodes, OK
+                        depth = a              # the node at depth a has no solution
+                        n_cand = stop[a - 1]
+                        continue
             at_node = True
             break
         if not at_node:
@@ -399,10 +405,13 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
         return np.zeros((0, H, W), np.int8)
 
     def run(cap):
-        found, digits, _, status = search(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
-                                          m.tab_off, np.int64(min(cap, NO_LIMIT)), True,
-                                          np.int64(deadline), np.int64(CHECK_AFTER),
-                                          np.int64(CHECK_HUNT))
+        for hunt_nodes in (None, np.int64(CHECK_HUNT)):   # checks only once it thrashes
+            found, digits, _, status = search(
+                m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
+                np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline), np.int64(CHECK_AFTER),
+                hunt_nodes)
+            if status != THRASHING:
+                break
         if status == TIMED_OUT:
             raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
                                f"ask for fewer with limit= or count them with count()")
