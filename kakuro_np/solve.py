@@ -158,17 +158,19 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
     """Depth-first fan-out from the fixpoint of ``force``.
 
     After ``check_after`` nodes without a solution (thrashing), the nodes on
-    the current path are checked from the top (``check_node``) and the first
-    one with no solution below it is cut; from then on, until a solution is
-    found, each new node is checked before it is entered, unless a solution
-    found by an earlier check lies below it. Only branches without solutions
-    are cut, so the solutions and their order are those of plain fan-out.
+    the current path are checked from the top (``check_node``, hunting
+    ``hunt_nodes`` nodes) and the first one with no solution below it is
+    cut; from then on, until a solution is found, each new node is checked
+    before it is entered, unless a solution found by an earlier check lies
+    below it. Only branches without solutions are cut, so the solutions and
+    their order are those of plain fan-out. With ``hunt_nodes`` None the
+    checks are not compiled in, and the search stops with THRASHING instead.
 
     Returns ``(n_found, solutions, nodes, status)``: how many solutions were
     found (at most ``limit``), their digits per variable if ``store`` (else an
-    empty array), how many nodes were visited, and OK or TIMED_OUT (the
-    deadline passed; what was found so far is returned). ``mask`` is left at
-    the last node.
+    empty array), how many nodes were visited, and OK, TIMED_OUT (the
+    deadline passed; what was found so far is returned) or THRASHING.
+    ``mask`` is left at the last node.
     """
     E = tab_off.shape[0] - 1
     V = mask.shape[0]
