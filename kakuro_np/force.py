@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
+from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
+                  kernel, monotonic_ns)
 from .jposs import compact_cells, estimate, gen_table, split_tables, var_entries
 from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
@@ -189,6 +190,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     perm = np.zeros(rows.shape[0], np.int32)
     pos = np.zeros(rows.shape[0], np.int32)
     start = np.zeros(E + 1, np.int64)
+    end = np.zeros(E, np.int64)                 # entry k's rows are rows[start[k]:end[k]]
     nalive = np.full(E, -1, np.int64)
     queue, inq, qstate = new_queue(E)
     cell_masks = np.zeros(9, np.int64)
@@ -216,12 +218,13 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         if n_new < 0:
             return empty, start, OVER_BUDGET, -1
         if rows.shape[0] > perm.shape[0]:
-            perm = grow(perm, rows.shape[0])
-            pos = grow(pos, rows.shape[0])
+            perm = grow_unset(perm, rows.shape[0])
+            pos = grow_unset(pos, rows.shape[0])
         for r in range(n_rows, n_new):
             perm[r] = r
             pos[r] = r
         start[k] = n_rows
+        end[k] = n_new
         nalive[k] = n_new - n_rows
         n_rows = n_new
         if nalive[k] == 0:
@@ -238,13 +241,19 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     if emptied >= 0:
         return empty, start, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
+    keep = np.zeros(n_rows, np.bool_)
     for k in range(E):
         tab_off[k + 1] = tab_off[k] + nalive[k]
+        for i in range(start[k], start[k] + nalive[k]):
+            keep[perm[i]] = True
+    perm = pos = np.zeros(0, np.int32)          # let them go before the copy (peak memory)
     out = np.empty((tab_off[E], 9), np.int8)
-    for k in range(E):
-        alive = np.sort(perm[start[k]:start[k] + nalive[k]])
-        for i in range(alive.shape[0]):
-            out[tab_off[k] + i] = rows[alive[i]]
+    for k in range(E):                          # a table's block is in lexicographic order
+        j = tab_off[k]
+        for r in range(start[k], end[k]):
+            if keep[r]:
+                out[j] = rows[r]
+                j += 1
     return out, tab_off, OK, -1
 
 

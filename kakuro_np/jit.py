@@ -69,6 +69,18 @@ def grow(a, n):
     return b
 
 
+@kernel
+def grow_unset(a, n):
+    """Like ``grow``, but the new items are not set.
+
+    Memory not yet written is not resident, so an array grown ahead of need
+    costs only what is used.
+    """
+    b = np.empty((n,) + a.shape[1:], a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
 def deadline_ns(timeout) -> int:
     """The monotonic time at which ``timeout`` seconds from now run out (None: never).
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from .combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM,
                      POPCOUNT)
-from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, kernel, monotonic_ns
+from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset, kernel, monotonic_ns
 from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 FREE = 0
@@ -25,10 +25,11 @@ FREE = 0
 
 @kernel
 def grow_rows(rows, need):
-    """``rows``, or a copy with room for at least ``need`` rows."""
+    """``rows``, or a copy with room for at least ``need`` rows (the new ones not set yet:
+    ``gen_table`` writes each row in full, padding included)."""
     if need <= rows.shape[0]:
         return rows
-    return grow(rows, max(need, 2 * rows.shape[0]))
+    return grow_unset(rows, max(need, 2 * rows.shape[0]))
 
 
 @kernel
@@ -50,6 +51,7 @@ def gen_table(masks, total, rows, n_rows, max_rows):
                     return rows, -1
                 rows = grow_rows(rows, n_rows + 1)
                 rows[n_rows, 0] = d
+                rows[n_rows, 1:] = 0
                 n_rows += 1
         return rows, n_rows
     scratch = np.empty(2 * L + 1, np.int64)
@@ -103,6 +105,7 @@ def gen_table(masks, total, rows, n_rows, max_rows):
         for q in range(L - 1):
             rows[n_rows, q] = digit[q]
         rows[n_rows, L - 1] = last
+        rows[n_rows, L:] = 0
         n_rows += 1
         used |= 1 << (found - 1)              # so the next try at p steps back from it
         partial += found
