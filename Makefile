@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-drafts bench-sets install clean
+.PHONY: demo test test-all bench bench-quick bench-drafts bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench-quick: $(VENV)/.bench-installed
 # Remake the committed puzzle sets in bench/sets/ (slow; fixed seed).
 bench-sets: $(VENV)/.bench-installed
 	$(BIN)/python bench/make_sets.py
+
+# numba's cache is per source file: a kernel calling an edited kernel of another file keeps stale code.
+clean-cache:
+	find kakuro_np -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
