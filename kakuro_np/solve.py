@@ -130,20 +130,29 @@ def consistent(mask, witness):
 
 
 @kernel
-def check_node(weight, witness, memo, label, work, deadline, hunt_nodes, ent_off, ent_var,
-               var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate):
-    """Is there a solution below this node? The state is left as it was.
+def check_node(node, witness, has_witness, weight, memo, label, work, deadline, hunt_nodes,
+               ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
+               queue, inq, qstate):
+    """Is there a solution below the node at depth ``node``? The state is left as it was.
 
-    First a short hunt in any order (``anyorder``), which finds a solution
-    below most nodes that have one, or goes through every branch of a small
-    node; else a count up to one (``counting``), whose memo of pieces refutes
-    a piece once for every branch it recurs on. Returns 2 (yes, a solution is
-    in ``witness``), 1 (yes), 0 (no) or -1 (the deadline passed).
+    Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
+    it. Else first a short hunt in any order (``anyorder``), which finds a
+    solution below most nodes that have one, or goes through every branch of
+    a small node; else a count up to one (``counting``), whose memo of pieces
+    refutes a piece once for every branch it recurs on. Returns 2 (yes, a
+    solution is in ``witness[node]``), 1 (yes), 0 (no) or -1 (the deadline
+    passed), and sets ``has_witness[node]``.
     """
-    found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness, ent_off,
-                               ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-                               mask, queue, inq, qstate)
+    has_witness[node] = False
+    if node > 0 and has_witness[node - 1] and consistent(mask, witness[node - 1]):
+        witness[node] = witness[node - 1]
+        has_witness[node] = True
+        return 2
+    found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness[node],
+                               ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
+                               nalive, mask, queue, inq, qstate)
     if found:
+        has_witness[node] = True
         return 2
     if exhausted:
         return 0
@@ -265,18 +274,13 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                     return found, solutions[:found], nodes, THRASHING
             else:
                 if checking:
-                    if has_witness[d] and consistent(mask, witness[d]):
-                        witness[depth] = witness[d]
-                        has_witness[depth] = True
-                    else:
-                        c = check_node(weight, witness[depth], memo, label, work, deadline,
-                                       hunt_nodes, ent_off, ent_var, var_eoff, var_ent, rows,
-                                       tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                        if c < 0:
-                            return found, solutions[:found], nodes, TIMED_OUT
-                        if c == 0:
-                            continue
-                        has_witness[depth] = c == 2
+                    c = check_node(depth, witness, has_witness, weight, memo, label, work,
+                                   deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
+                                   rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+                    if c < 0:
+                        return found, solutions[:found], nodes, TIMED_OUT
+                    if c == 0:
+                        continue
                 elif since > check_after:   # thrashing: check from here on
                     checking = True
                     if not memo_made:
@@ -295,16 +299,11 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                             if a < depth:
                                 saved_mask[a] = mask
                                 saved_alive[a] = nalive
-                        if a > 0 and has_witness[a - 1] and consistent(mask, witness[a - 1]):
-                            witness[a] = witness[a - 1]
-                            c = 2
-                        else:
-                            c = check_node(weight, witness[a], memo, label, work, deadline,
-                                           hunt_nodes, ent_off, ent_var, var_eoff, var_ent, rows,
-                                           tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+                        c = check_node(a, witness, has_witness, weight, memo, label, work,
+                                       deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
+                                       rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
                         if c < 0:
                             return found, solutions[:found], nodes, TIMED_OUT
-                        has_witness[a] = c == 2
                         if c == 0 or a == depth:
                             break
                         a += 1
