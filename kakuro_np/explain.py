@@ -1,7 +1,14 @@
-"""Why a well-formed puzzle has no solution, in words.
+"""Logic you can follow: a solve as the steps a person takes, and why a puzzle has no solution.
+
+``explain`` runs the ladder of ``techniques`` and turns what it records into
+``Step``s, each with one sentence saying why; ``hint`` gives the next one.
 
 Glossary
 --------
+step          : one use of one technique on one entry: the candidates it removes
+                (and the digits it places, when a cell is left with one) and why.
+state         : every blank cell's candidates as a digit set (bit ``d - 1``
+                for digit ``d``); a given digit is a cell with one candidate.
 static reason : a run that cannot be filled whatever its neighbours do: no set
                 of distinct digits makes its clue, or its given digits clash
                 or leave a rest no other digits make.
@@ -11,10 +18,14 @@ culprit       : the entry whose candidates (or table) the kernels emptied
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .combos import kc
-from .entries import describe_entry
+from .combos import ALL_DIGITS, kc
+from .entries import describe_entry, packed_entries
+from .jposs import var_entries
+from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
 
 
 def static_reason(puzzle, packed, k) -> str:
@@ -82,3 +93,386 @@ def why_impossible(puzzle, packed, culprit: int) -> str:
     if np.any(puzzle.given):
         return "the given digits leave no way to fill the grid"
     return "every way to go on from the forced moves fails"
+
+
+# -- a solve by logic, step by step ---------------------------------------------
+
+
+class Step(NamedTuple):
+    """One step of a solve by logic.
+
+    technique : the ladder's name for it, e.g. "unique combination" (see ``techniques.NAMES``),
+                or "mistake" from ``hint`` when a placed digit is in no solution.
+    entry     : the entry it reasons about (an index into ``entries``), or None.
+    cells     : the cells it involves, as (row, col): the entry's cells, in its order.
+    placed    : {(row, col): digit} for the cells it leaves with one candidate.
+    removed   : {(row, col): {digits}} for every candidate it removes.
+    reason    : one sentence saying why.
+    """
+    technique: str
+    entry: object
+    cells: list
+    placed: dict
+    removed: dict
+    reason: str
+
+    def __str__(self):
+        return f"{self.technique}: {self.reason}"
+
+
+class Explanation(list):
+    """The steps of a solve by logic (a list of ``Step``), and where they lead.
+
+    status     : "solved", "stuck" (logic alone goes no further), "contradiction"
+                 (a cell was left with no candidate) or "paused" (``max_steps`` reached).
+    start      : (H, W, 9) bool, the candidates before the first step.
+    candidates : (H, W, 9) bool, the candidates after the last step.
+    digits     : (H, W) int8, the decided digits after the last step (0 elsewhere).
+    reason     : with a contradiction, which cell has no candidate left; else "".
+    """
+
+    def __init__(self, steps, status, start, candidates, puzzle, reason=""):
+        super().__init__(steps)
+        self.status, self.start, self.candidates = status, start, candidates
+        self.puzzle, self.reason = puzzle, reason
+        ones = candidates.sum(axis=2) == 1
+        self.digits = np.where(ones, candidates.argmax(axis=2) + 1, 0).astype(np.int8)
+
+    def __str__(self):
+        lines = [f"{i:>4}. {step}" for i, step in enumerate(self, 1)]
+        lines.append(f"status: {self.status}" + (f": {self.reason}" if self.reason else ""))
+        return "\n".join(lines)
+
+
+def replay(candidates, steps) -> np.ndarray:
+    """The candidates left after ``steps`` are applied to ``candidates`` ((H, W, 9) bool).
+
+    Examples
+    --------
+    >>> ex = explain([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> np.array_equal(replay(ex.start, ex), ex.candidates)
+    True
+    """
+    out = np.array(candidates, dtype=bool, copy=True)
+    for step in steps:
+        for (r, c), digits in step.removed.items():
+            out[r, c, [d - 1 for d in digits]] = False
+    return out
+
+
+class _Board(NamedTuple):
+    """A puzzle set up for the ladder: its entries over variables (blank cells)."""
+    puzzle: object
+    packed: object
+    var_cell: np.ndarray
+    ent_var: np.ndarray
+    var_eoff: np.ndarray
+    var_ent: np.ndarray
+
+
+def _board(puzzle) -> _Board:
+    packed = packed_entries(puzzle)
+    var_cell = np.flatnonzero(puzzle.blank.ravel())
+    cell_var = np.full(puzzle.blank.size, -1, np.int64)
+    cell_var[var_cell] = np.arange(len(var_cell))
+    ent_var = cell_var[packed.ent_cell]
+    var_eoff, var_ent = var_entries(packed.ent_off, ent_var, len(var_cell))
+    return _Board(puzzle, packed, var_cell, ent_var, var_eoff, var_ent)
+
+
+def _start_masks(board, candidates) -> np.ndarray:
+    """Each variable's candidates as a digit set: a given digit alone, else all (or ``candidates``)."""
+    puzzle = board.puzzle
+    if candidates is None:
+        mask = np.full(len(board.var_cell), ALL_DIGITS, np.int64)
+    else:
+        cand = np.asarray(candidates, dtype=bool)
+        if cand.shape != puzzle.shape + (9,):
+            raise ValueError(f"candidates must have shape {puzzle.shape + (9,)}, got {cand.shape}")
+        mask = (cand.reshape(-1, 9)[board.var_cell] << np.arange(9)).sum(axis=1).astype(np.int64)
+    given = puzzle.given.ravel()[board.var_cell].astype(np.int64)
+    return np.where(given > 0, 1 << np.maximum(given - 1, 0), mask)
+
+
+def _candidates(board, mask) -> np.ndarray:
+    """(H, W, 9) bool from the variables' digit sets."""
+    H, W = board.puzzle.shape
+    out = np.zeros((H * W, 9), bool)
+    out[board.var_cell] = (mask[:, None] >> np.arange(9)) & 1
+    return out.reshape(H, W, 9)
+
+
+def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
+    """Solve a puzzle by logic alone, as the steps a person would take.
+
+    Each step is the simplest technique of the ladder (``techniques.NAMES``,
+    from "no repeats" up to the essay's "joint possibilities") that makes
+    progress somewhere, looking first where the last steps changed something.
+    The steps end where logic ends: at the same candidates as ``reduce``.
+
+    Parameters
+    ----------
+    grid : Puzzle, text, path or rows
+        Given digits count as placed.
+    candidates : (H, W, 9) bool, optional
+        Start from these candidates (a player's pencil marks) instead of every digit.
+    max_steps : int, optional
+        Stop after this many steps (status "paused").
+    top : int, optional
+        Use only the first ``top`` techniques of the ladder.
+
+    Returns
+    -------
+    Explanation
+        A list of ``Step`` with ``status``, ``start``, ``candidates`` and ``digits``.
+
+    Examples
+    --------
+    >>> ex = explain([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> ex.status, len(ex), ex[-1].technique
+    ('solved', 7, 'lone square')
+    >>> print(ex[0])
+    unique combination: The across 3 at (1, 0) can only be 1 + 2, the one way to make 3 from 2 different digits, so (1, 1) and (1, 2) keep only 1 and 2.
+    >>> ex[1].placed
+    {(1, 1): 1}
+    """
+    from .formats import as_puzzle
+    board = _board(as_puzzle(grid))
+    start_mask = _start_masks(board, candidates)
+    mask = start_mask.copy()
+    limit = -1 if max_steps is None else int(max_steps)
+    top = N_TECHNIQUES if top is None else int(top)
+    status, tech, entry, info, change_off, change_var, change_old, change_new = climb(
+        board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff, board.var_ent,
+        mask, np.int64(limit), np.int64(top))
+    cells = _cell_pairs(board)
+    state = start_mask.copy()
+    steps = []
+    for s in range(len(tech)):
+        lo, hi = change_off[s], change_off[s + 1]
+        steps.append(_step(board, cells, state, int(tech[s]), int(entry[s]), info[s].tolist(),
+                           change_var[lo:hi], change_old[lo:hi], change_new[lo:hi]))
+    reason = ""
+    if status == CONTRADICTION:
+        empty = [cells[v] for v in change_var[change_off[-2]:][change_new[change_off[-2]:] == 0]]
+        reason = f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} no candidate left"
+    return Explanation(steps, _STATUS[status], _candidates(board, start_mask),
+                       _candidates(board, mask), board.puzzle, reason)
+
+
+_STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}
+
+
+# -- the sentences ----------------------------------------------------------------
+
+
+def _digits(mask: int, last="and") -> str:
+    """``"1, 2 and 3"`` for a digit set."""
+    ds = [str(d) for d in range(1, 10) if (mask >> (d - 1)) & 1]
+    return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + f" {last} " + ds[-1]
+
+
+def _cell_list(cells) -> str:
+    """``"(1, 2) and (1, 4)"``."""
+    names = [f"({r}, {c})" for r, c in cells]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _combo(mask: int) -> str:
+    """``"1 + 2 + 6"`` for a combination's digit set."""
+    return " + ".join(str(d) for d in range(1, 10) if (mask >> (d - 1)) & 1)
+
+
+def _effect(cells, old, new) -> str:
+    """What a step did, cell by cell: ``"(1, 1) is 1 and (1, 2) loses 4 and 8"``.
+
+    Cells that come out the same way are named together.
+    """
+    said = {}
+    for cell, o, n in zip(cells, old, new):
+        n_left = bin(n).count("1")
+        if n_left == 1:
+            phrase = f"{{}} {{}} {_digits(n)}"
+            verb = ("is", "are")
+        elif n_left == 0:
+            phrase, verb = "{} {} no candidate left", ("has", "have")
+        elif bin(o & ~n).count("1") > n_left:
+            phrase, verb = f"{{}} {{}} only {_digits(n)}", ("keeps", "keep")
+        else:
+            phrase, verb = f"{{}} {{}} {_digits(o & ~n)}", ("loses", "lose")
+        said.setdefault((phrase, verb), []).append(cell)
+    parts = [phrase.format(_cell_list(group), verb[len(group) > 1])
+             for (phrase, verb), group in said.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+class _Context(NamedTuple):
+    """What a sentence about one step may draw on."""
+    name: str          # "the across 16 at (1, 2)"
+    cells: list        # the entry's cells
+    m: list            # their candidates before the step
+    total: int
+    info: list
+    effect: str
+
+
+def _open_part(x) -> tuple:
+    """``(used, rest, n_open, subject)`` of the entry before the step."""
+    single = [m for m in x.m if bin(m).count("1") == 1]
+    used = 0
+    for m in single:
+        used |= m
+    rest = x.total - sum(m.bit_length() for m in single)
+    n_open = len(x.m) - len(single)
+    subject = (f"the cells of {x.name}" if not single else
+               f"the {n_open} open cell{'s' if n_open > 1 else ''} of {x.name}")
+    return used, rest, n_open, subject
+
+
+def _sum_combos(x) -> list:
+    """The sum combinations as digit sets, in the kernels' order (``kc``'s)."""
+    used, rest, n_open, _ = _open_part(x)
+    if not 0 <= rest <= 45:
+        return []
+    sets = [sum(1 << (d - 1) for d in row) for row in kc(rest, n_open).tolist()]
+    return [s for s in sets if not s & used]
+
+
+def _ways(combos) -> str:
+    return " or ".join(_combo(c) for c in combos) if len(combos) <= 4 else f"in {len(combos)} ways"
+
+
+def _without(used) -> str:
+    return f" without {_digits(used, 'or')}" if used else ""
+
+
+def _say_no_repeats(x):
+    i, d = x.info[0], x.info[1]
+    return f"{_cell_list([x.cells[i]])} is {d} and no digit repeats in {x.name}, so {x.effect}."
+
+
+def _say_lone_square(x):
+    i, rest, used_sum = x.info[0], x.info[1], x.info[2]
+    if i < 0:
+        return f"The digits of {x.name} add up to {used_sum}, not {x.total}."
+    cell = _cell_list([x.cells[i]])
+    if not 1 <= rest <= 9 or not (x.m[i] >> (rest - 1)) & 1:
+        return (f"{cell} is the last open cell of {x.name} and would need {rest}, "
+                f"which it cannot hold.")
+    return f"{cell} is the last open cell of {x.name}, so it takes {x.total} - {used_sum} = {rest}."
+
+
+def _say_sum_digits(x):
+    used, rest, n_open, subject = _open_part(x)
+    combos = _sum_combos(x)
+    if not combos:
+        return (f"No {n_open} different digits{_without(used)} add up to {rest}, so {subject} "
+                f"cannot be filled: {x.effect}.")
+    if len(combos) == 1:
+        if used:
+            return (f"{subject[0].upper() + subject[1:]} must make {rest}{_without(used)}, and the "
+                    f"only way is {_combo(combos[0])}, so {x.effect}.")
+        return (f"{x.name[0].upper() + x.name[1:]} can only be {_combo(combos[0])}, the one way to "
+                f"make {rest} from {n_open} different digits, so {x.effect}.")
+    return (f"{subject[0].upper() + subject[1:]} make {rest}{_without(used)} only as "
+            f"{_ways(combos)}, which use {_digits(x.info[0])}, so {x.effect}.")
+
+
+def _say_bounds(x):
+    i, least, most = x.info[0], x.info[1], x.info[2]
+    cell = _cell_list([x.cells[i]])
+    if least > 45:
+        return f"The other cells of {x.name} cannot all hold different digits, so {x.effect}."
+    low, high = x.total - most, x.total - least
+    span = (f"at least {low}" if high >= 9 else f"at most {high}" if low <= 1
+            else f"{low} to {high}")
+    return (f"The other cells of {x.name} make at least {least} and at most {most}, so {cell} "
+            f"is {span}: {x.effect}.")
+
+
+def _fitting(x, fit) -> list:
+    return [c for j, c in enumerate(_sum_combos(x)) if (fit >> j) & 1]
+
+
+def _say_required_digit(x):
+    i, d, fit = x.info[0], x.info[1], x.info[2]
+    combos = _fitting(x, fit)
+    which = (f"The only combination that fits {x.name} is {_combo(combos[0])}"
+             if len(combos) == 1 else
+             f"Every combination that fits {x.name} ({_ways(combos)}) holds {d}")
+    return f"{which}, and only {_cell_list([x.cells[i]])} can take {d}, so {x.effect}."
+
+
+def _bits_cells(x, where) -> list:
+    return [cell for i, cell in enumerate(x.cells) if (where >> i) & 1]
+
+
+def _say_naked(x):
+    where, digits = x.info[0], x.info[1]
+    return (f"{_cell_list(_bits_cells(x, where))} can hold only {_digits(digits)} between them, "
+            f"so no other cell of {x.name} can: {x.effect}.")
+
+
+def _say_hidden(x):
+    where, digits, fit = x.info[0], x.info[1], x.info[2]
+    combos = _fitting(x, fit)
+    return (f"Every combination that fits {x.name} ({_ways(combos)}) needs {_digits(digits)}, "
+            f"and only {_cell_list(_bits_cells(x, where))} can take them, so those cells hold "
+            f"nothing else: {x.effect}.")
+
+
+def _say_combination_elimination(x):
+    fit = x.info[1]
+    _, rest, _, subject = _open_part(x)
+    combos = _sum_combos(x)
+    kept = [c for j, c in enumerate(combos) if (fit >> j) & 1]
+    dropped = [c for j, c in enumerate(combos) if not (fit >> j) & 1]
+    gone = " and ".join(_combo(c) for c in dropped) if len(dropped) <= 4 else \
+        f"{len(dropped)} of the {len(combos)} ways"
+    if not kept:
+        return (f"No way for {subject} to make {rest} fits their candidates, so {x.name} cannot "
+                f"be filled: {x.effect}.")
+    return (f"Of the ways {subject} make {rest}, {gone} no longer fit their candidates, which "
+            f"leaves {_ways(kept)}, so {x.effect}.")
+
+
+def _say_joint_possibilities(x):
+    ways = x.info[0]
+    if ways == 0:
+        return f"No way to fill {x.name} fits the candidates of its cells, so {x.effect}."
+    return (f"Only {ways} way{'s' if ways > 1 else ''} to fill {x.name} fit{'' if ways > 1 else 's'} "
+            f"the candidates of its cells, so {x.effect}.")
+
+
+_SAY = (_say_no_repeats, _say_lone_square, _say_sum_digits, _say_sum_digits, _say_bounds,
+        _say_required_digit, _say_naked, _say_naked, _say_hidden, _say_hidden,
+        _say_combination_elimination, _say_joint_possibilities)
+
+
+def _entry_name(board, k) -> str:
+    """``"the across 16 at (1, 2)"``: the direction, clue and clue cell of entry ``k``."""
+    W = board.puzzle.shape[1]
+    r, c = divmod(int(board.packed.ent_cell[board.packed.ent_off[k]]), W)
+    across = k < board.packed.n_across
+    clue = (r, c - 1) if across else (r - 1, c)
+    return f"the {'across' if across else 'down'} {int(board.packed.ent_sum[k])} at {clue}"
+
+
+def _cell_pairs(board) -> list:
+    """(row, col) of each variable."""
+    rows, cols = np.divmod(board.var_cell, board.puzzle.shape[1])
+    return list(zip(rows.tolist(), cols.tolist()))
+
+
+def _step(board, cells, state, t, k, info, var, old, new) -> Step:
+    """A ``Step`` from what ``climb`` recorded; ``state`` (digit sets) moves past it."""
+    ent = board.ent_var[board.packed.ent_off[k]:board.packed.ent_off[k + 1]]
+    var, old, new = var.tolist(), old.tolist(), new.tolist()
+    changed = [cells[v] for v in var]
+    x = _Context(_entry_name(board, k), [cells[v] for v in ent], state[ent].tolist(),
+                 int(board.packed.ent_sum[k]), info, _effect(changed, old, new))
+    state[var] = new
+    placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
+    removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
+               for cell, o, n in zip(changed, old, new)}
+    return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))

@@ -1,0 +1,539 @@
+"""The techniques people solve Kakuro with by hand, as kernels, and the ladder that applies them.
+
+Each technique looks at one entry: the candidates of its cells and its clue.
+It returns the candidates it leaves, or says it cannot help there. The
+ladder applies, step after step, the simplest technique that makes progress
+somewhere, preferring the entries whose cells changed last (where a person's
+eye already is). Every technique removes only digits that no filling of that
+entry allows, and the last one, the essay's joint possibilities, removes
+every such digit; so the ladder stops exactly at the fixpoint of ``force``.
+
+Glossary
+--------
+mask     : a cell's candidates as a 9-bit digit set (bit ``d - 1`` for digit ``d``).
+m, out   : the masks of one entry's cells in the entry's order before and
+           after a technique (int64, one per cell).
+decided  : a cell with one candidate; an open cell has two or more.
+used     : the digits of an entry's decided cells; ``rest``, its clue less their sum.
+sum combinations : every set of as many distinct digits as the entry has open
+           cells, none of them used, adding up to ``rest``: what the clue
+           alone allows, whatever the candidates.
+fitting  : a sum combination that each open cell can take a digit of and whose
+           every digit some open cell can take.
+required : a digit in every fitting combination.
+info     : four numbers a technique leaves for the sentence that explains it
+           (see ``INFO``).
+stamp    : the step at which one of an entry's cells last changed; a technique
+           that found nothing in an entry is not tried there again until its
+           stamp moves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+from .jit import kernel
+
+#: The ladder, from the simplest technique up (the order in which they are tried).
+(NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, REQUIRED_DIGIT,
+ NAKED_PAIR, NAKED_TRIPLE, HIDDEN_PAIR, HIDDEN_TRIPLE, COMBINATION_ELIMINATION,
+ JOINT_POSSIBILITIES) = range(12)
+N_TECHNIQUES = 12
+NAMES = ("no repeats", "lone square", "unique combination", "cross reference", "bounds",
+         "required digit", "naked pair", "naked triple", "hidden pair", "hidden triple",
+         "combination elimination", "joint possibilities")
+#: What ``info`` holds after each technique (``cell`` is an index into the entry).
+INFO = {
+    NO_REPEATS: ("cell", "digit"),
+    LONE_SQUARE: ("cell (-1: every cell is decided)", "rest", "sum of the decided digits"),
+    UNIQUE_COMBINATION: ("digit set", "number of sum combinations", "rest", "open cells"),
+    CROSS_REFERENCE: ("digit set", "number of sum combinations", "rest", "open cells"),
+    BOUNDS: ("cell", "least the other cells make", "most they make"),
+    REQUIRED_DIGIT: ("cell", "digit", "fitting sum combinations (bit per combination)"),
+    NAKED_PAIR: ("cells (bit per cell)", "digit set"),
+    NAKED_TRIPLE: ("cells (bit per cell)", "digit set"),
+    HIDDEN_PAIR: ("cells (bit per cell)", "digit set", "fitting sum combinations"),
+    HIDDEN_TRIPLE: ("cells (bit per cell)", "digit set", "fitting sum combinations"),
+    COMBINATION_ELIMINATION: ("digit set", "fitting sum combinations"),
+    JOINT_POSSIBILITIES: ("ways to fill the open cells", "rest", "open cells"),
+}
+#: What the ladder came to: every cell decided, no technique helps, a cell
+#: was left with no candidate, or ``max_steps`` steps were taken.
+SOLVED, STUCK, CONTRADICTION, PAUSED = 0, 1, 2, 3
+#: HIGHEST_DIGIT[s]: the largest digit of digit set ``s`` (0 for the empty set).
+HIGHEST_DIGIT = np.array([s.bit_length() for s in range(512)], np.int64)
+
+
+# -- what the clue allows -------------------------------------------------------
+
+@kernel
+def decided_digits(m):
+    """``(used, used_sum, n_open)`` of an entry's masks."""
+    used = 0
+    used_sum = 0
+    n_open = 0
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] == 1:
+            used |= m[i]
+            used_sum += LOWEST_DIGIT[m[i]]
+        else:
+            n_open += 1
+    return used, used_sum, n_open
+
+
+@kernel
+def sum_combinations(n_open, rest, used, out):
+    """Write the sum combinations (digit sets, lexicographic) into ``out``; return how many."""
+    if rest < 0 or rest > MAX_TOTAL:
+        return 0
+    group = n_open * (MAX_TOTAL + 1) + rest
+    n = 0
+    for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
+        if COMBO_BITS[i] & used == 0:
+            out[n] = COMBO_BITS[i]
+            n += 1
+    return n
+
+
+@kernel
+def fitting_combinations(m, combos, n_combos):
+    """The combinations of ``combos[:n_combos]`` that fit the open cells, one bit each."""
+    union = 0
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] != 1:
+            union |= m[i]
+    fit = 0
+    for j in range(n_combos):
+        c = combos[j]
+        if c & ~union:
+            continue
+        fits = True
+        for i in range(m.shape[0]):
+            if POPCOUNT[m[i]] != 1 and m[i] & c == 0:
+                fits = False
+                break
+        if fits:
+            fit |= 1 << j
+    return fit
+
+
+@kernel
+def restrict_open(m, digits, out):
+    """Keep only ``digits`` in the open cells (into ``out``); True if a cell changed."""
+    changed = False
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] != 1 and m[i] & ~digits:
+            out[i] = m[i] & digits
+            changed = True
+    return changed
+
+
+@kernel
+def digit_range(low, high):
+    """The digit set of ``low..high`` (clipped to 1-9)."""
+    low, high = max(low, 1), min(high, 9)
+    if low > high:
+        return 0
+    return ((1 << high) - 1) & ~((1 << (low - 1)) - 1)
+
+
+# -- the techniques, simplest first -----------------------------------------------
+
+@kernel
+def no_repeats(m, total, out, info, scratch):
+    """A decided digit is crossed off the entry's other cells."""
+    n = m.shape[0]
+    for i in range(n):
+        if POPCOUNT[m[i]] != 1:
+            continue
+        changed = False
+        for j in range(n):
+            if j != i and m[j] & m[i]:
+                out[j] = m[j] & ~m[i]
+                changed = True
+        if changed:
+            info[0], info[1] = i, LOWEST_DIGIT[m[i]]
+            return True
+    return False
+
+
+@kernel
+def lone_square(m, total, out, info, scratch):
+    """The last open cell takes what the clue leaves; a full entry must add up."""
+    used, used_sum, n_open = decided_digits(m)
+    rest = total - used_sum
+    if n_open == 1:
+        for i in range(m.shape[0]):
+            if POPCOUNT[m[i]] != 1:
+                out[i] = m[i] & digit_range(rest, rest) & ~used
+                info[0], info[1], info[2] = i, rest, used_sum
+                return True
+    if n_open == 0 and rest != 0:
+        for i in range(m.shape[0]):
+            out[i] = 0
+        info[0], info[1], info[2] = -1, rest, used_sum
+        return True
+    return False
+
+
+@kernel
+def sum_digits(m, total, out, info, scratch, unique):
+    """Unique combination (``unique``) or cross reference: open cells keep the sum combinations' digits."""
+    used, used_sum, n_open = decided_digits(m)
+    if n_open < 2:
+        return False
+    n = sum_combinations(n_open, total - used_sum, used, scratch)
+    if (n == 1) != unique:
+        return False
+    union = 0
+    for j in range(n):
+        union |= scratch[j]
+    info[0], info[1], info[2], info[3] = union, n, total - used_sum, n_open
+    return restrict_open(m, union, out)
+
+
+@kernel
+def bounds(m, total, out, info, scratch):
+    """Minimax: a cell holds the clue less what the other cells can make, at least and at most."""
+    n = m.shape[0]
+    for i in range(n):
+        if POPCOUNT[m[i]] < 2:
+            continue
+        least = 0
+        most = 0
+        union = 0
+        for j in range(n):
+            if j != i:
+                least += LOWEST_DIGIT[m[j]]
+                most += HIGHEST_DIGIT[m[j]]
+                union |= m[j]
+        least = max(least, MIN_SUM[union, n - 1])
+        most = min(most, MAX_SUM[union, n - 1])
+        keep = m[i] & digit_range(total - most, total - least)
+        if keep != m[i]:
+            out[i] = keep
+            info[0], info[1], info[2] = i, least, most
+            return True
+    return False
+
+
+@kernel
+def fitting(m, total, scratch):
+    """``(n_sum, fit, union, required)``: the sum combinations (in ``scratch``), those
+    that fit (one bit each), and the digits some and every fitting one holds."""
+    used, used_sum, n_open = decided_digits(m)
+    n_sum = sum_combinations(n_open, total - used_sum, used, scratch)
+    fit = fitting_combinations(m, scratch, n_sum)
+    union = 0
+    required = 0x1FF if fit else 0
+    for j in range(n_sum):
+        if (fit >> j) & 1:
+            union |= scratch[j]
+            required &= scratch[j]
+    return n_sum, fit, union, required
+
+
+@kernel
+def required_digit(m, total, out, info, scratch):
+    """A digit every fitting combination needs, with one open cell left for it, goes there."""
+    if decided_digits(m)[2] < 2:
+        return False
+    n_sum, fit, _, required = fitting(m, total, scratch)
+    for d in range(9):
+        if not (required >> d) & 1:
+            continue
+        place = -1
+        places = 0
+        for i in range(m.shape[0]):
+            if POPCOUNT[m[i]] != 1 and (m[i] >> d) & 1:
+                place = i
+                places += 1
+        if places == 1:
+            out[place] = 1 << d
+            info[0], info[1], info[2] = place, d + 1, fit
+            return True
+    return False
+
+
+@kernel
+def open_cells(m):
+    """``(open, n)``: the indices of the open cells in ``open[:n]``."""
+    cells = np.empty(m.shape[0], np.int64)
+    n = 0
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] != 1:
+            cells[n] = i
+            n += 1
+    return cells, n
+
+
+@kernel
+def naked_subset(m, total, out, info, scratch, size):
+    """``size`` open cells holding only ``size`` digits between them: the other cells lose those."""
+    cells, n = open_cells(m)
+    if n <= size:
+        return False
+    for chosen in range(1 << n):
+        if POPCOUNT[chosen] != size:
+            continue
+        digits = 0
+        where = 0
+        for j in range(n):
+            if (chosen >> j) & 1:
+                digits |= m[cells[j]]
+                where |= 1 << cells[j]
+        if POPCOUNT[digits] != size:
+            continue
+        changed = False
+        for j in range(n):
+            i = cells[j]
+            if not (chosen >> j) & 1 and m[i] & digits:
+                out[i] = m[i] & ~digits
+                changed = True
+        if changed:
+            info[0], info[1] = where, digits
+            return True
+    return False
+
+
+@kernel
+def hidden_subset(m, total, out, info, scratch, size):
+    """``size`` required digits with only ``size`` open cells for them: those cells hold nothing else."""
+    if decided_digits(m)[2] <= size:
+        return False
+    n_sum, fit, _, required = fitting(m, total, scratch)
+    if POPCOUNT[required] < size:
+        return False
+    digits = required
+    while digits:                       # every subset of the required digits
+        if POPCOUNT[digits] == size:
+            where = 0
+            for i in range(m.shape[0]):
+                if POPCOUNT[m[i]] != 1 and m[i] & digits:
+                    where |= 1 << i
+            if POPCOUNT[where] == size:
+                changed = False
+                for i in range(m.shape[0]):
+                    if (where >> i) & 1 and m[i] & ~digits:
+                        out[i] = m[i] & digits
+                        changed = True
+                if changed:
+                    info[0], info[1], info[2] = where, digits, fit
+                    return True
+        digits = (digits - 1) & required
+    return False
+
+
+@kernel
+def combination_elimination(m, total, out, info, scratch):
+    """Sum combinations that no longer fit the candidates are dropped; open cells keep the rest's digits."""
+    if decided_digits(m)[2] < 2:
+        return False
+    n_sum, fit, union, _ = fitting(m, total, scratch)
+    if fit == (1 << n_sum) - 1:
+        return False
+    info[0], info[1] = union, fit
+    return restrict_open(m, union, out)
+
+
+@kernel
+def joint_possibilities(m, total, out, info, scratch):
+    """The essay's table step: open cells keep the digits some full filling of the entry puts there.
+
+    Enumerates the fillings of the open cells depth first (the last digit is
+    what the clue leaves) and stops early once every candidate is seen used.
+    """
+    used, used_sum, n = decided_digits(m)
+    if n < 2:
+        return False
+    cells, _ = open_cells(m)
+    rest = total - used_sum
+    least = np.zeros(n + 1, np.int64)       # what cells j.. make at least and at most
+    most = np.zeros(n + 1, np.int64)
+    need = 0
+    for j in range(n - 1, -1, -1):
+        c = m[cells[j]] & ~used
+        least[j] = least[j + 1] + LOWEST_DIGIT[c]
+        most[j] = most[j + 1] + HIGHEST_DIGIT[c]
+        need += POPCOUNT[m[cells[j]]]
+    seen = np.zeros(n, np.int64)
+    digit = np.zeros(n, np.int64)
+    ways = 0
+    j = 0
+    partial = 0
+    taken = used
+    while True:
+        if j == n - 1:                          # the last open cell takes the rest
+            d = rest - partial
+            if 1 <= d <= 9 and (m[cells[j]] >> (d - 1)) & 1 and not (taken >> (d - 1)) & 1:
+                ways += 1
+                digit[j] = d
+                for q in range(n):
+                    bit = 1 << (digit[q] - 1)
+                    if not seen[q] & bit:
+                        seen[q] |= bit
+                        need -= 1
+                if need == 0:
+                    return False                # every candidate is used by some filling
+            j -= 1
+            taken ^= 1 << (digit[j] - 1)
+            partial -= digit[j]
+        d = digit[j] + 1                        # the next digit for cell j
+        found = False
+        while d <= 9:
+            if (m[cells[j]] >> (d - 1)) & 1 and not (taken >> (d - 1)) & 1:
+                if partial + d + least[j + 1] > rest:
+                    break
+                if partial + d + most[j + 1] >= rest:
+                    found = True
+                    break
+            d += 1
+        if not found:
+            digit[j] = 0
+            if j == 0:
+                break
+            j -= 1
+            taken ^= 1 << (digit[j] - 1)
+            partial -= digit[j]
+            continue
+        digit[j] = d
+        taken |= 1 << (d - 1)
+        partial += d
+        j += 1
+        if j < n - 1:
+            digit[j] = 0
+    for q in range(n):
+        out[cells[q]] = seen[q]
+    info[0], info[1], info[2] = ways, rest, n
+    return True
+
+
+@kernel
+def try_technique(t, m, total, out, info, scratch):
+    """Apply technique ``t`` to one entry: True, with ``out`` and ``info`` set, if it made progress.
+
+    ``out`` must hold a copy of ``m``; only the cells that change are written.
+    """
+    if t == NO_REPEATS:
+        return no_repeats(m, total, out, info, scratch)
+    if t == LONE_SQUARE:
+        return lone_square(m, total, out, info, scratch)
+    if t == UNIQUE_COMBINATION:
+        return sum_digits(m, total, out, info, scratch, True)
+    if t == CROSS_REFERENCE:
+        return sum_digits(m, total, out, info, scratch, False)
+    if t == BOUNDS:
+        return bounds(m, total, out, info, scratch)
+    if t == REQUIRED_DIGIT:
+        return required_digit(m, total, out, info, scratch)
+    if t == NAKED_PAIR or t == NAKED_TRIPLE:
+        return naked_subset(m, total, out, info, scratch, 2 if t == NAKED_PAIR else 3)
+    if t == HIDDEN_PAIR or t == HIDDEN_TRIPLE:
+        return hidden_subset(m, total, out, info, scratch, 2 if t == HIDDEN_PAIR else 3)
+    if t == COMBINATION_ELIMINATION:
+        return combination_elimination(m, total, out, info, scratch)
+    if t == JOINT_POSSIBILITIES:
+        changed = joint_possibilities(m, total, out, info, scratch)
+        if changed:                            # the early stop returns False: compare anyway
+            changed = False
+            for i in range(m.shape[0]):
+                if out[i] != m[i]:
+                    changed = True
+        return changed
+    return False
+
+
+# -- the ladder -----------------------------------------------------------------
+
+@kernel
+def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
+    """Apply the ladder's techniques ``0..top-1`` to ``mask`` in place, one step at a time.
+
+    Each step is the simplest technique that makes progress in some entry,
+    trying the entries whose cells changed most recently first (ties to the
+    lower entry). It stops when no technique helps, when a cell is left with
+    no candidate, or after ``max_steps`` steps.
+
+    Returns ``(status, technique, entry, info, change_off, change_var,
+    change_old, change_new)``: SOLVED, STUCK, CONTRADICTION or PAUSED; per
+    step its technique, entry and info; and its changes
+    ``change_off[s]:change_off[s + 1]``, each a variable with its masks before
+    and after.
+    """
+    E = ent_sum.shape[0]
+    V = mask.shape[0]
+    most = 9 * V + 1                        # every step removes a digit
+    technique = np.zeros(most, np.int64)
+    entry = np.zeros(most, np.int64)
+    info = np.zeros((most, 4), np.int64)
+    change_off = np.zeros(most + 1, np.int64)
+    change_var = np.zeros(most, np.int64)
+    change_old = np.zeros(most, np.int64)
+    change_new = np.zeros(most, np.int64)
+    stamp = np.zeros(E, np.int64)
+    tried = np.full((N_TECHNIQUES, E), -1, np.int64)
+    m = np.zeros(9, np.int64)
+    out = np.zeros(9, np.int64)
+    facts = np.zeros(4, np.int64)
+    scratch = np.zeros(32, np.int64)
+    n_steps = 0
+    n_changes = 0
+    status = STUCK
+    while True:
+        if n_steps == max_steps:
+            status = PAUSED
+            break
+        order = np.argsort(-stamp, kind="mergesort")
+        found = -1
+        k = -1
+        for t in range(top):
+            for i in range(E):
+                k = order[i]
+                if tried[t, k] == stamp[k]:
+                    continue
+                a = ent_off[k]
+                n = ent_off[k + 1] - a
+                for p in range(n):
+                    m[p] = mask[ent_var[a + p]]
+                    out[p] = m[p]
+                facts[:] = 0
+                if try_technique(t, m[:n], ent_sum[k], out[:n], facts, scratch):
+                    found = t
+                    break
+                tried[t, k] = stamp[k]
+            if found >= 0:
+                break
+        if found < 0:
+            status = STUCK
+            for v in range(V):
+                if POPCOUNT[mask[v]] != 1:
+                    break
+            else:
+                status = SOLVED
+            break
+        technique[n_steps] = found
+        entry[n_steps] = k
+        info[n_steps] = facts
+        emptied = False
+        a = ent_off[k]
+        for p in range(ent_off[k + 1] - a):
+            if out[p] == m[p]:
+                continue
+            v = ent_var[a + p]
+            change_var[n_changes] = v
+            change_old[n_changes] = m[p]
+            change_new[n_changes] = out[p]
+            n_changes += 1
+            mask[v] = out[p]
+            emptied |= out[p] == 0
+            for q in range(var_eoff[v], var_eoff[v + 1]):
+                stamp[var_ent[q]] = n_steps + 1
+        n_steps += 1
+        change_off[n_steps] = n_changes
+        if emptied:
+            status = CONTRADICTION
+            break
+    return (status, technique[:n_steps], entry[:n_steps], info[:n_steps],
+            change_off[:n_steps + 1], change_var[:n_changes], change_old[:n_changes],
+            change_new[:n_changes])
