@@ -390,6 +390,20 @@ def _say_bounds(x):
             f"is {span}: {x.effect}.")
 
 
+def _say_complement(x):
+    open_cells = [cell for cell, m in zip(x.cells, x.m) if bin(m).count("1") != 1]
+    return (f"{_cell_list(open_cells)} make {x.info[0]} together in {x.name}, so each digit in "
+            f"one needs {x.info[0]} less it in the other: {x.effect}.")
+
+
+def _say_combination_placement(x):
+    _, rest, n_open, subject = _open_part(x)
+    combos = _sum_combos(x)
+    return (f"{subject[0].upper() + subject[1:]} make {rest} as {_ways(combos)}; a cell keeps a "
+            f"digit only if a combination holding it can place its other digits in the other "
+            f"open cells, so {x.effect}.")
+
+
 def _fitting(x, fit) -> list:
     return [c for j, c in enumerate(_sum_combos(x)) if (fit >> j) & 1]
 
@@ -445,8 +459,8 @@ def _say_joint_possibilities(x):
 
 
 _SAY = (_say_no_repeats, _say_lone_square, _say_sum_digits, _say_sum_digits, _say_bounds,
-        _say_required_digit, _say_naked, _say_naked, _say_hidden, _say_hidden,
-        _say_combination_elimination, _say_joint_possibilities)
+        _say_complement, _say_required_digit, _say_naked, _say_naked, _say_hidden, _say_hidden,
+        _say_combination_elimination, _say_combination_placement, _say_joint_possibilities)
 
 
 def _entry_name(board, k) -> str:
@@ -476,3 +490,65 @@ def _step(board, cells, state, t, k, info, var, old, new) -> Step:
     removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
                for cell, o, n in zip(changed, old, new)}
     return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))
+
+
+def hint(grid, *, candidates=None, check_digits=True):
+    """The next step from the current state, or None when logic is stuck or the grid is solved.
+
+    Parameters
+    ----------
+    grid : Puzzle, text, path or rows
+        The player's digits are its given digits.
+    candidates : (H, W, 9) bool, optional
+        The player's pencil marks, to start from instead of every digit.
+    check_digits : bool
+        First make sure some solution agrees with every digit placed; if none
+        does, the hint is a step with the technique "mistake" that names the
+        digits no solution has (``removed``), or all the digits placed when
+        each is in some solution but no solution has them all.
+
+    Returns
+    -------
+    Step or None
+
+    Examples
+    --------
+    >>> rows = [["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]]
+    >>> print(hint(rows))
+    unique combination: The across 3 at (1, 0) can only be 1 + 2, the one way to make 3 from 2 different digits, so (1, 1) and (1, 2) keep only 1 and 2.
+    >>> hint([["x", (4, 0), (3, 0)], [(0, 3), 2, "_"], [(0, 4), "_", "_"]]).reason
+    'No solution of the puzzle has 2 at (1, 1), so that digit is wrong.'
+    >>> hint([["x", (4, 0), (3, 0)], [(0, 3), 1, 2], [(0, 4), 3, 1]]) is None
+    True
+    """
+    from .formats import as_puzzle
+    puzzle = as_puzzle(grid)
+    if check_digits and puzzle.given.any():
+        step = _mistake(puzzle)
+        if step is not None:
+            return step
+    steps = explain(puzzle, candidates=candidates, max_steps=1)
+    return steps[0] if len(steps) else None
+
+
+def _mistake(puzzle):
+    """A "mistake" step when no solution agrees with every given digit, else None."""
+    from .check import check
+    from .solve import count
+    if count(puzzle, limit=1):
+        return None
+    found = check(puzzle, limit=1)
+    if not found.solvable:
+        return None                 # the puzzle itself has none: logic will show where
+    if found.wrong:
+        removed = {cell: {digit} for cell, digit in zip(found.wrong, found.wrong_digits)}
+        said = " and ".join(f"{digit} at ({r}, {c})" for (r, c), digit in removed.items()
+                            for digit in digit)
+        many = len(removed) > 1
+        return Step("mistake", None, list(removed), {}, removed,
+                    f"No solution of the puzzle has {said}, so "
+                    f"{'those digits are' if many else 'that digit is'} wrong.")
+    cells = [(int(r), int(c)) for r, c in np.argwhere(puzzle.given)]
+    return Step("mistake", None, cells, {}, {},
+                "Each digit placed is in some solution, but no solution has them all, "
+                "so one of them is wrong.")

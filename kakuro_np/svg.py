@@ -13,7 +13,19 @@ mark      : a pencil mark, one candidate of an undecided blank, drawn small in
             its keypad place (1 top left, 9 bottom right); one ``<text>`` per mark.
 group     : every ``<text>`` sits in one ``<g>`` per sort, told by its ``class``:
             ``sums`` (one text per nonzero clue sum), ``given``, ``solved``
-            (one text per digit) and ``marks`` (one text per pencil mark).
+            (one text per digit), ``marks`` (one text per pencil mark), and for
+            a step's picture ``struck`` and ``placed`` (below).
+highlight : cells given a pale ``HIGHLIGHT`` fill under everything else, one
+            square each in a single ``<path class="highlight">``.
+struck    : a pencil mark being removed, e.g. by a step of ``explain``: drawn in
+            ``STRUCK_INK`` and crossed out by a short diagonal; the ``struck``
+            group holds one text per such mark and one ``<path>`` of all their
+            strokes.
+placed    : a digit a step places, drawn as a bold pencil mark in ``PLACED_INK``
+            in its keypad place, in the ``placed`` group.
+step cell : a blank, not given, with a placed digit or a struck candidate. It
+            always shows pencil marks, never a big digit (not even a lone
+            candidate's), so a picture shows every candidate a step removes.
 
 The document is built with ``xml.etree.ElementTree``, so every text and
 attribute is escaped; ``viewBox`` keeps it sharp at any size and ``width`` and
@@ -27,11 +39,14 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from .files import write_atomic
-from .render import BLANK, CLUE, candidate_array, clue_text, decided, keypad, kinds, marks
+from .render import (BLANK, CLUE, _grid_array, candidate_array, clue_text, decided, keypad,
+                     kinds, marks)
 
 SVG_NS = "http://www.w3.org/2000/svg"
 #: Colours: dark cells, grid lines and given digits, solved digits, pencil marks.
 DARK, LIGHT, INK, SOLVED_INK, MARK_INK = "#333333", "#ffffff", "#000000", "#1f5fbf", "#666666"
+#: Colours of a step's picture: highlighted cells, struck marks and placed digits.
+HIGHLIGHT, STRUCK_INK, PLACED_INK = "#fff3b0", "#d62728", "#2ca02c"
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 #: Sizes as fractions of a cell: fonts, line widths, and where a sum's text is centred.
 SUM_SIZE, DIGIT_SIZE, MARK_SIZE = 0.3, 0.62, 0.25
@@ -39,6 +54,9 @@ GRID_LINE, BORDER_LINE, DIAGONAL_LINE = 0.025, 0.07, 0.035
 SUM_NEAR, SUM_FAR = 0.27, 0.73
 #: Pencil marks are centred 0.5 - MARK_STEP, 0.5 and 0.5 + MARK_STEP across and down a cell.
 MARK_STEP = 0.3
+#: A struck mark's stroke runs this many font sizes either side of its centre, across
+#: and down; it is STRIKE_LINE cells wide.
+STRIKE_HALF, STRIKE_LINE = 0.42, 0.03
 #: A text's baseline sits this many font sizes below the point it is centred on.
 BASELINE_DROP = 0.36
 
@@ -86,10 +104,34 @@ def _grid_lines(shape, cell) -> str:
     return rows + cols
 
 
-def _draw_cells(root, kind, cell):
-    """Dark cells, clue diagonals, grid lines and the outer border."""
+def _cell_mask(puzzle, cells) -> np.ndarray:
+    """(H, W) bool from ``highlight``: a bool array as it is, else an iterable of ``(r, c)``."""
+    if cells is None:
+        return np.zeros(puzzle.shape, bool)
+    arr = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells))
+    if arr.dtype == bool:
+        return _grid_array(puzzle, arr, "highlight").copy()
+    out = np.zeros(puzzle.shape, bool)
+    if arr.size == 0:
+        return out
+    if arr.ndim != 2 or arr.shape[1] != 2 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError("highlight must be (row, col) pairs of ints or an (H, W) bool array, "
+                         f"got an array of shape {arr.shape} and dtype {arr.dtype}")
+    inside = (arr >= 0).all(axis=1) & (arr < puzzle.shape).all(axis=1)
+    if not inside.all():
+        r, c = arr[~inside][0].tolist()
+        raise ValueError(f"highlight cell ({r}, {c}) is outside the {puzzle.shape} grid")
+    out[arr[:, 0], arr[:, 1]] = True
+    return out
+
+
+def _draw_cells(root, kind, cell, highlight=None):
+    """The background, ``highlight`` squares, dark cells, clue diagonals, grid lines and border."""
     h, w = kind.shape
     _sub(root, "rect", x=0, y=0, width=_num(w * cell), height=_num(h * cell), fill=LIGHT)
+    if highlight is not None and highlight.any():
+        _sub(root, "path", **{"class": "highlight"}, d=_squares(np.argwhere(highlight), cell),
+             fill=HIGHLIGHT)
     dark = np.argwhere(kind != BLANK)
     if len(dark):
         _sub(root, "path", d=_squares(dark, cell), fill=DARK)
@@ -127,18 +169,47 @@ def _draw_digits(root, known, given, cell):
               str(int(known[r, c])), size)
 
 
-def _draw_marks(root, cand, open_cells, cell):
-    """One small text per candidate of each undecided blank, in its keypad place."""
+def _mark_centre(r, c, d, cell) -> tuple:
+    """``(x, y)`` of the centre of digit ``d``'s pencil mark in cell ``(r, c)``."""
+    row, col = keypad(d)
+    return (c + 0.5 + (col - 1) * MARK_STEP) * cell, (r + 0.5 + (row - 1) * MARK_STEP) * cell
+
+
+def _draw_marks(root, cand, open_cells, cell, struck=None, placed=None):
+    """One small text per candidate of each undecided blank, in its keypad place.
+
+    The ``marks`` group is made whenever ``cand`` ((H, W, 9) bool) is given. With
+    ``struck`` ((H, W, 9) bool) a struck candidate goes to a ``struck`` group,
+    crossed out; with ``placed`` ((H, W) int) the placed digit goes to a
+    ``placed`` group, a candidate or not. Those two groups are made only if used.
+    """
     size = MARK_SIZE * cell
-    group = _group(root, "marks", size, fill=MARK_INK)
+    found = {"marks": [], "struck": [], "placed": []}
     for r, c in np.argwhere(open_cells):
-        for d in marks(cand, r, c):
-            row, col = keypad(d)
-            _text(group, (c + 0.5 + (col - 1) * MARK_STEP) * cell,
-                  (r + 0.5 + (row - 1) * MARK_STEP) * cell, str(d), size)
+        lay = int(placed[r, c]) if placed is not None else 0
+        digits = marks(cand, r, c) if cand is not None else []
+        for d in sorted(set(digits) | ({lay} if lay else set())):
+            struck_here = struck is not None and bool(struck[r, c, d - 1])
+            cls = "placed" if d == lay else "struck" if struck_here else "marks"
+            found[cls].append((*_mark_centre(r, c, d, cell), d))
+    styles = {"marks": {"fill": MARK_INK}, "struck": {"fill": STRUCK_INK},
+              "placed": {"fill": PLACED_INK, "font_weight": "bold"}}
+    groups = {}
+    for cls, style in styles.items():
+        if found[cls] or (cls == "marks" and cand is not None):
+            groups[cls] = _group(root, cls, size, **style)
+            for x, y, d in found[cls]:
+                _text(groups[cls], x, y, str(d), size)
+    if found["struck"]:
+        half = STRIKE_HALF * size
+        strokes = "".join(f"M{_num(x - half)} {_num(y + half)}l{_num(2 * half)} {_num(-2 * half)}"
+                          for x, y, _ in found["struck"])
+        _sub(groups["struck"], "path", d=strokes, fill="none", stroke=STRUCK_INK,
+             stroke_width=_num(STRIKE_LINE * cell), stroke_linecap="round")
 
 
-def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None) -> str:
+def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=None,
+        struck=None, placed=None) -> str:
     """A standalone SVG document picturing ``puzzle``.
 
     Parameters
@@ -155,6 +226,22 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None) -> str:
         Side of a cell in SVG units (pixels at natural size).
     title : str, optional
         A ``<title>``, escaped as needed.
+    highlight : iterable of (row, col), or array_like of bool, shape (H, W), optional
+        Cells to fill with ``HIGHLIGHT``, under the grid lines, digits and marks
+        (a dark cell's fill still covers it), e.g. a step's ``cells``.
+    struck : array_like of bool, shape (H, W, 9), optional
+        Candidates to show crossed out in ``STRUCK_INK``, e.g. the digits a step
+        removes, with ``candidates`` those before the step. Only a struck digit
+        that is a candidate of a blank shows.
+    placed : array_like of int, shape (H, W), optional
+        Digits a step places, 0 = none: each is drawn as a bold pencil mark in
+        ``PLACED_INK`` in its keypad place, a candidate or not.
+
+        The rule for both: a blank that is not given and has a placed digit or
+        a struck candidate always shows pencil marks, never a big digit (not
+        even from ``digits`` or a lone candidate): its placed digit in
+        ``PLACED_INK``, its struck candidates red and crossed out, its other
+        candidates as usual. With none of the three, the picture is as without.
 
     Returns
     -------
@@ -171,12 +258,45 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None) -> str:
     ('61.4', '61.4', '-0.7 -0.7 61.4 61.4')
     >>> [[t.text for t in g] for g in root.iter("{http://www.w3.org/2000/svg}g")]
     [['4', '3', '3', '4'], ['2'], ['1']]
+
+    A step on the across 3 at (1, 0): beside the given 2, (1, 2) keeps only 1.
+
+    >>> cand = np.zeros((3, 3, 9), bool)
+    >>> cand[1, 2, :3] = cand[2, 1, [0, 2]] = cand[2, 2, :2] = True
+    >>> gone = np.zeros((3, 3, 9), bool); gone[1, 2, 1:3] = True
+    >>> root = ET.fromstring(svg(p, candidates=cand, highlight=[(1, 1), (1, 2)], struck=gone,
+    ...                          placed=[[0, 0, 0], [0, 0, 1], [0, 0, 0]], cell=20))
+    >>> for g in root.iter("{http://www.w3.org/2000/svg}g"):
+    ...     print(g.get("class"), [t.text for t in g.iter("{http://www.w3.org/2000/svg}text")])
+    sums ['4', '3', '3', '4']
+    given ['2']
+    solved []
+    marks ['1', '3', '1', '2']
+    struck ['2', '3']
+    placed ['1']
+    >>> root.find("{http://www.w3.org/2000/svg}path[@class='highlight']").get("d")
+    'M20 20h20v20h-20zM40 20h20v20h-20z'
     """
     if not cell > 0:
         raise ValueError(f"cell must be positive, got {cell!r}")
     kind = kinds(puzzle)
     cand = candidate_array(puzzle, candidates)
     known = decided(puzzle, digits, cand)
+    lit = _cell_mask(puzzle, highlight)
+    if struck is not None:
+        struck = _grid_array(puzzle, struck, "struck", (9,)).astype(bool)
+    if placed is not None:
+        placed = _grid_array(puzzle, placed, "placed")
+        if not np.isin(placed, np.arange(10)).all():
+            raise ValueError("placed must hold digits 0 to 9")
+        placed = placed.astype(np.int8)
+    step = np.zeros(puzzle.shape, bool)  # blanks drawn as marks whatever ``known`` says
+    if struck is not None:
+        step |= (cand & struck).any(axis=2)
+    if placed is not None:
+        step |= placed != 0
+    step &= (kind == BLANK) & (puzzle.given == 0)
+    known = np.where(step, 0, known)
     h, w = puzzle.shape
     pad = BORDER_LINE * cell / 2
     size = (_num(w * cell + 2 * pad), _num(h * cell + 2 * pad))
@@ -186,11 +306,12 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None) -> str:
         "font-family": FONT, "text-anchor": "middle"})
     if title is not None:
         _sub(root, "title").text = str(title)
-    _draw_cells(root, kind, cell)
+    _draw_cells(root, kind, cell, lit)
     _draw_sums(root, puzzle, kind, cell)
     _draw_digits(root, known, puzzle.given, cell)
-    if candidates is not None:
-        _draw_marks(root, cand, (kind == BLANK) & (known == 0), cell)
+    if candidates is not None or step.any():
+        _draw_marks(root, cand if candidates is not None else None,
+                    (kind == BLANK) & (known == 0), cell, struck, placed)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 

@@ -36,13 +36,14 @@ from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN
 from .jit import kernel
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
-(NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, REQUIRED_DIGIT,
- NAKED_PAIR, NAKED_TRIPLE, HIDDEN_PAIR, HIDDEN_TRIPLE, COMBINATION_ELIMINATION,
- JOINT_POSSIBILITIES) = range(12)
-N_TECHNIQUES = 12
+(NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,
+ REQUIRED_DIGIT, NAKED_PAIR, NAKED_TRIPLE, HIDDEN_PAIR, HIDDEN_TRIPLE, COMBINATION_ELIMINATION,
+ COMBINATION_PLACEMENT, JOINT_POSSIBILITIES) = range(14)
+N_TECHNIQUES = 14
 NAMES = ("no repeats", "lone square", "unique combination", "cross reference", "bounds",
-         "required digit", "naked pair", "naked triple", "hidden pair", "hidden triple",
-         "combination elimination", "joint possibilities")
+         "complement", "required digit", "naked pair", "naked triple", "hidden pair",
+         "hidden triple", "combination elimination", "combination placement",
+         "joint possibilities")
 #: What ``info`` holds after each technique (``cell`` is an index into the entry).
 INFO = {
     NO_REPEATS: ("cell", "digit"),
@@ -50,12 +51,14 @@ INFO = {
     UNIQUE_COMBINATION: ("digit set", "number of sum combinations", "rest", "open cells"),
     CROSS_REFERENCE: ("digit set", "number of sum combinations", "rest", "open cells"),
     BOUNDS: ("cell", "least the other cells make", "most they make"),
+    COMPLEMENT: ("rest",),
     REQUIRED_DIGIT: ("cell", "digit", "fitting sum combinations (bit per combination)"),
     NAKED_PAIR: ("cells (bit per cell)", "digit set"),
     NAKED_TRIPLE: ("cells (bit per cell)", "digit set"),
     HIDDEN_PAIR: ("cells (bit per cell)", "digit set", "fitting sum combinations"),
     HIDDEN_TRIPLE: ("cells (bit per cell)", "digit set", "fitting sum combinations"),
     COMBINATION_ELIMINATION: ("digit set", "fitting sum combinations"),
+    COMBINATION_PLACEMENT: ("rest", "open cells"),
     JOINT_POSSIBILITIES: ("ways to fill the open cells", "rest", "open cells"),
 }
 #: What the ladder came to: every cell decided, no technique helps, a cell
@@ -219,6 +222,30 @@ def bounds(m, total, out, info, scratch):
 
 
 @kernel
+def complement(m, total, out, info, scratch):
+    """Two open cells: a digit in one needs what the clue leaves in the other."""
+    used, used_sum, n_open = decided_digits(m)
+    if n_open != 2:
+        return False
+    cells, _ = open_cells(m)
+    rest = total - used_sum
+    changed = False
+    for j in range(2):
+        here, there = m[cells[j]], m[cells[1 - j]]
+        keep = 0
+        for d in range(1, 10):
+            other = rest - d
+            if (here >> (d - 1)) & 1 and 1 <= other <= 9 and other != d \
+                    and (there >> (other - 1)) & 1 and not (used >> (other - 1)) & 1:
+                keep |= 1 << (d - 1)
+        if keep != here:
+            out[cells[j]] = keep
+            changed = True
+    info[0] = rest
+    return changed
+
+
+@kernel
 def fitting(m, total, scratch):
     """``(n_sum, fit, union, required)``: the sum combinations (in ``scratch``), those
     that fit (one bit each), and the digits some and every fitting one holds."""
@@ -338,6 +365,45 @@ def combination_elimination(m, total, out, info, scratch):
 
 
 @kernel
+def combination_placement(m, total, out, info, scratch):
+    """An open cell keeps a digit only if a sum combination holding it can put its
+    other digits in the other open cells (each of them taking one, every digit a place)."""
+    used, used_sum, n_open = decided_digits(m)
+    if n_open < 3:
+        return False
+    n_sum = sum_combinations(n_open, total - used_sum, used, scratch)
+    changed = False
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] == 1:
+            continue
+        union = 0                               # what the other open cells can take
+        for j in range(m.shape[0]):
+            if j != i and POPCOUNT[m[j]] != 1:
+                union |= m[j]
+        keep = 0
+        for c in range(n_sum):
+            for d in range(9):
+                bit = 1 << d
+                if not (scratch[c] & m[i] & bit) or keep & bit:
+                    continue
+                others = scratch[c] & ~bit
+                if others & ~union:
+                    continue
+                fits = True
+                for j in range(m.shape[0]):
+                    if j != i and POPCOUNT[m[j]] != 1 and m[j] & others == 0:
+                        fits = False
+                        break
+                if fits:
+                    keep |= bit
+        if keep != m[i]:
+            out[i] = keep
+            changed = True
+    info[0], info[1] = total - used_sum, n_open
+    return changed
+
+
+@kernel
 def joint_possibilities(m, total, out, info, scratch):
     """The essay's table step: open cells keep the digits some full filling of the entry puts there.
 
@@ -425,6 +491,8 @@ def try_technique(t, m, total, out, info, scratch):
         return sum_digits(m, total, out, info, scratch, False)
     if t == BOUNDS:
         return bounds(m, total, out, info, scratch)
+    if t == COMPLEMENT:
+        return complement(m, total, out, info, scratch)
     if t == REQUIRED_DIGIT:
         return required_digit(m, total, out, info, scratch)
     if t == NAKED_PAIR or t == NAKED_TRIPLE:
@@ -433,6 +501,8 @@ def try_technique(t, m, total, out, info, scratch):
         return hidden_subset(m, total, out, info, scratch, 2 if t == HIDDEN_PAIR else 3)
     if t == COMBINATION_ELIMINATION:
         return combination_elimination(m, total, out, info, scratch)
+    if t == COMBINATION_PLACEMENT:
+        return combination_placement(m, total, out, info, scratch)
     if t == JOINT_POSSIBILITIES:
         changed = joint_possibilities(m, total, out, info, scratch)
         if changed:                            # the early stop returns False: compare anyway

@@ -1,0 +1,147 @@
+"""How hard a puzzle is for a person: a score and a label from the techniques it needs.
+
+The score runs from 0 to 100 in bands of ten, one band per level of the
+hardest technique the solve by logic needs (``explain``); within a band it
+rises with how often the harder techniques are needed. A puzzle that logic
+alone cannot finish needs fan-out (guessing): its score starts at 70 and
+rises with the number of fan-outs.
+
+Glossary
+--------
+level    : how hard a technique is, 0 to 6 (``LEVELS``); fan-out is level 7.
+effort   : the steps weighed by level, ``WEIGHTS[level]`` each (trivial steps weigh 0).
+fan-out  : a branch point of the essay's search from the fixpoint of ``force``:
+           the table with the fewest live rows above one is split row by row.
+label    : easy (levels 0-1), medium (2-3), hard (4-5), expert (6, or any fan-out).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .explain import explain
+from .force import fixpoint_state, pick_entry
+from .jit import OK
+from .techniques import NAMES
+
+#: The level of each technique of the ladder.
+LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
+          "bounds": 2, "complement": 2, "required digit": 3, "naked pair": 3, "hidden pair": 3,
+          "naked triple": 4, "hidden triple": 4, "combination elimination": 4,
+          "combination placement": 5, "joint possibilities": 6}
+FANOUT_LEVEL = 7
+#: What one step of each level adds to the effort.
+WEIGHTS = (0, 0.25, 1, 2, 4, 8, 16)
+#: The effort (and the fan-outs) at which the score is halfway up its band.
+HALF_EFFORT, HALF_FANOUTS = 32, 8
+#: The labels, each for two levels from 0 (fan-out counts as expert).
+LABELS = ("easy", "medium", "hard", "expert")
+#: The most fan-outs counted; past them the count stops (and the score is near 100).
+MAX_FANOUTS = 1000
+
+
+class Grade(NamedTuple):
+    """A puzzle's difficulty.
+
+    score      : 0-100 (see the module's docstring).
+    label      : "easy", "medium", "hard" or "expert".
+    fanouts    : fan-outs the solve needs after logic (0 when logic alone solves it),
+                 at most MAX_FANOUTS.
+    techniques : {technique: how many steps used it}, in the ladder's order.
+    hardest    : the hardest technique used, or None.
+    status     : where logic alone leads: "solved", "stuck" or "contradiction".
+    solutions  : the solutions the fan-outs found (exact unless ``fanouts`` reached
+                 MAX_FANOUTS; 1 when logic solves it, 0 when it has none).
+    """
+    score: float
+    label: str
+    fanouts: int
+    techniques: dict
+    hardest: object
+    status: str
+    solutions: int
+
+    def __str__(self):
+        used = ", ".join(f"{name} x{n}" for name, n in self.techniques.items() if LEVELS[name] >= 2)
+        guess = f"; {self.fanouts:,} fan-out{'s' if self.fanouts != 1 else ''}" if self.fanouts else ""
+        return (f"{self.label} (score {self.score:.1f}): hardest {self.hardest or 'none'}"
+                f"{' (' + used + ')' if used else ''}{guess}")
+
+
+def grade(grid) -> Grade:
+    """The difficulty of a puzzle, from the techniques its solve by logic needs.
+
+    Parameters
+    ----------
+    grid : Puzzle, text, path or rows
+
+    Returns
+    -------
+    Grade
+
+    Examples
+    --------
+    >>> g = grade([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> g.label, g.score, g.fanouts, g.hardest
+    ('easy', 10.1, 0, 'unique combination')
+    >>> g.techniques
+    {'no repeats': 4, 'lone square': 1, 'unique combination': 2}
+    """
+    from .formats import as_puzzle
+    puzzle = as_puzzle(grid)
+    steps = explain(puzzle)
+    counts = {}
+    for step in steps:
+        counts[step.technique] = counts.get(step.technique, 0) + 1
+    techniques = {name: counts[name] for name in NAMES if name in counts}
+    hardest = max(techniques, key=LEVELS.get, default=None)
+    level = LEVELS[hardest] if hardest else 0
+    effort = sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items())
+    fanouts, solutions = 0, int(steps.status == "solved")
+    if steps.status == "stuck":
+        fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS)
+    if fanouts:
+        score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
+        label = LABELS[-1]
+    else:
+        score = 10 * level + 9.9 * (1 - 2 ** (-effort / HALF_EFFORT))
+        label = LABELS[min(level // 2, len(LABELS) - 1)]
+    return Grade(round(score, 1), label, fanouts, techniques, hardest, steps.status, solutions)
+
+
+def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
+    """``(fanouts, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
+
+    Depth first, rows in lexicographic order, as ``kakuro`` goes; it stops
+    after ``most`` fan-outs.
+
+    Examples
+    --------
+    >>> count_fanouts([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
+    (1, 2)
+    """
+    from .solve import model
+    m = model(puzzle)
+    if m.status != OK:
+        return 0, 0
+    fanouts = solutions = 0
+    stack = [m.mask.copy()]
+    while stack and fanouts < most:
+        mask = stack.pop()
+        emptied, _, _, perm, _, nalive, _, _, _ = fixpoint_state(m.ent_off, m.ent_var, mask,
+                                                                 m.rows, m.tab_off, True)
+        if emptied >= 0:
+            continue
+        k = pick_entry(nalive)
+        if k < 0:
+            solutions += 1
+            continue
+        fanouts += 1
+        live = np.sort(perm[m.tab_off[k]:m.tab_off[k] + nalive[k]])
+        var = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
+        children = np.repeat(mask[None, :], len(live), axis=0)
+        children[:, var] = 1 << (m.rows[live, :len(var)].astype(np.int64) - 1)
+        stack.extend(children[::-1])
+    return fanouts, solutions
