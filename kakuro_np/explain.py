@@ -459,7 +459,7 @@ def _say_joint_possibilities(x):
 
 
 _SAY = (_say_no_repeats, _say_lone_square, _say_sum_digits, _say_sum_digits, _say_bounds,
-        _say_complement, _say_required_digit, _say_naked, _say_naked, _say_hidden, _say_hidden,
+        _say_complement, _say_required_digit, _say_naked, _say_hidden, _say_naked, _say_hidden,
         _say_combination_elimination, _say_combination_placement, _say_joint_possibilities)
 
 

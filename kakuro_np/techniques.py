@@ -37,11 +37,11 @@ from .jit import kernel
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
 (NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,
- REQUIRED_DIGIT, NAKED_PAIR, NAKED_TRIPLE, HIDDEN_PAIR, HIDDEN_TRIPLE, COMBINATION_ELIMINATION,
+ REQUIRED_DIGIT, NAKED_PAIR, HIDDEN_PAIR, NAKED_TRIPLE, HIDDEN_TRIPLE, COMBINATION_ELIMINATION,
  COMBINATION_PLACEMENT, JOINT_POSSIBILITIES) = range(14)
 N_TECHNIQUES = 14
 NAMES = ("no repeats", "lone square", "unique combination", "cross reference", "bounds",
-         "complement", "required digit", "naked pair", "naked triple", "hidden pair",
+         "complement", "required digit", "naked pair", "hidden pair", "naked triple",
          "hidden triple", "combination elimination", "combination placement",
          "joint possibilities")
 #: What ``info`` holds after each technique (``cell`` is an index into the entry).

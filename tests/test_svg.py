@@ -1,4 +1,5 @@
-"""SVG pictures: valid XML, one <text> per clue sum and per digit, pencil marks, sizes."""
+"""SVG pictures: valid XML, one <text> per clue sum and per digit, pencil marks, sizes,
+and pictures of one step of ``explain``: highlighted cells, struck marks, placed digits."""
 
 import os
 import pathlib
@@ -8,10 +9,11 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.svg import SVG_NS, svg, write_svg
+from kakuro_np.explain import explain, replay
+from kakuro_np.svg import HIGHLIGHT, PLACED_INK, STRUCK_INK, SVG_NS, svg, write_svg
 
 SAMPLES = sorted((pathlib.Path(__file__).resolve().parent.parent / "puzzles").glob("k[0-9].txt"))
-TEXT, G = f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}g"
+TEXT, G, PATH = f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}g", f"{{{SVG_NS}}}path"
 TWIN = kn.Puzzle.from_rows([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
 
 
@@ -189,3 +191,214 @@ def test_write_svg_is_atomic_and_leaves_no_temporary_file(tmp_path):
         write_svg(target, b"bytes are not text")
     assert target.read_text(encoding="utf-8") == "<svg/>"
     assert os.listdir(tmp_path) == ["p.svg"]
+
+
+# -- pictures of one step ------------------------------------------------------
+
+
+def group(root, cls):
+    found = [g for g in root.iter(G) if g.get("class") == cls]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def squares(d, cell):
+    """The (row, col) of each ``M x y h.. v.. h.. z`` square of path data ``d``."""
+    assert d.startswith("M") and d.count("M") == d.count("z")
+    out = []
+    for part in d.split("M")[1:]:
+        x, y = part.split("h")[0].split()
+        out.append((round(float(y) / cell), round(float(x) / cell)))
+    return out
+
+
+def placed_marks(root, cls, cell):
+    """``{((row, col), digit)}`` of the texts in group ``cls``, from where they sit."""
+    return {((int(float(t.get("y")) // cell), int(float(t.get("x")) // cell)), int(t.text))
+            for t in texts(root, cls)}
+
+
+def strokes(root, cell):
+    """The centre of each ``M x y l dx dy`` stroke of the struck group's path."""
+    paths = list(group(root, "struck").iter(PATH))
+    assert len(paths) == 1 and paths[0].get("stroke") == STRUCK_INK
+    out = []
+    for part in paths[0].get("d").split("M")[1:]:
+        start, step = part.split("l")
+        (x, y), (dx, dy) = map(float, start.split()), map(float, step.split())
+        assert dx > 0 > dy  # bottom left to top right
+        out.append((x + dx / 2, y + dy / 2))
+    return out
+
+
+def test_highlight_draws_one_square_per_cell_under_the_dark_cells():
+    cells = [(1, 1), (2, 2), (1, 2)]
+    text = svg(TWIN, highlight=cells, cell=30)
+    mask = np.zeros((3, 3), bool)
+    mask[1, 1] = mask[2, 2] = mask[1, 2] = True
+    assert svg(TWIN, highlight=mask, cell=30) == text
+    assert svg(TWIN, highlight=iter(cells), cell=30) == text
+    root = parse(text)
+    lit = [el for el in root if el.get("class") == "highlight"]
+    assert len(lit) == 1 and lit[0].tag == PATH and lit[0].get("fill") == HIGHLIGHT
+    assert sorted(squares(lit[0].get("d"), 30)) == sorted(cells)
+    order = list(root)
+    dark = next(el for el in order if el.tag == PATH and el.get("fill") == "#333333")
+    assert order.index(lit[0]) < order.index(dark)  # drawn first, so under everything else
+    assert order.index(lit[0]) == 1  # right on the white background
+    assert [g.get("class") for g in root.iter(G)] == ["sums", "given", "solved"]
+
+
+def test_struck_marks_go_to_the_struck_group_each_with_a_stroke():
+    cand = np.zeros((3, 3, 9), bool)
+    cand[1, 1] = True
+    cand[1, 2, [0, 1, 2]] = cand[2, 1, [0, 1]] = cand[2, 2, [0, 1]] = True
+    struck = np.zeros((3, 3, 9), bool)
+    struck[1, 1, [2, 4, 8]] = struck[1, 2, 2] = True
+    struck[2, 1, 5] = True  # not a candidate: nothing to strike
+    root = parse(svg(TWIN, candidates=cand, struck=struck, cell=60))
+    assert placed_marks(root, "struck", 60) == {((1, 1), 3), ((1, 1), 5), ((1, 1), 9), ((1, 2), 3)}
+    assert len(texts(root, "marks")) == 9 + 3 + 2 + 2 - 4
+    assert not placed_marks(root, "marks", 60) & placed_marks(root, "struck", 60)
+    assert group(root, "struck").get("fill") == STRUCK_INK
+    centres = strokes(root, 60)
+    assert len(centres) == 4
+    size = 0.25 * 60
+    for t, (x, y) in zip(texts(root, "struck"), centres):  # each stroke crosses its mark
+        assert x == pytest.approx(float(t.get("x")), abs=0.02)
+        assert y == pytest.approx(float(t.get("y")) - 0.36 * size, abs=0.02)
+    assert [g.get("class") for g in root.iter(G)] == ["sums", "given", "solved", "marks", "struck"]
+
+
+def test_a_cell_with_struck_candidates_shows_marks_not_a_digit():
+    cand = np.zeros((3, 3, 9), bool)
+    cand[1, 1, [0, 1]] = True  # keeps 1, loses 2: about to be placed
+    cand[1, 2, 2] = True  # loses its lone candidate: a contradiction
+    cand[2, 1, 3] = cand[2, 2, 4] = True  # lone candidates, not struck: digits as before
+    struck = np.zeros((3, 3, 9), bool)
+    struck[1, 1, 1] = struck[1, 2, 2] = True
+    root = parse(svg(TWIN, candidates=cand, struck=struck))
+    assert placed_marks(root, "marks", 40) == {((1, 1), 1)}
+    assert placed_marks(root, "struck", 40) == {((1, 1), 2), ((1, 2), 3)}
+    assert sorted(t.text for t in texts(root, "solved")) == ["4", "5"]
+    # without the struck marks both cells would be lone candidates, drawn as digits
+    root = parse(svg(TWIN, candidates=cand & ~struck))
+    assert sorted(t.text for t in texts(root, "solved")) == ["1", "4", "5"]
+    # a digit from ``digits`` gives way too, but a given digit never does
+    given = TWIN.with_given([[0, 0, 0], [0, 0, 0], [0, 0, 6]])
+    cand[2, 2] = False
+    cand[2, 2, [5, 6]] = True
+    struck[2, 2, 6] = True
+    root = parse(svg(given, [[0, 0, 0], [0, 1, 0], [0, 0, 0]], cand, struck=struck))
+    assert placed_marks(root, "struck", 40) == {((1, 1), 2), ((1, 2), 3)}
+    assert [t.text for t in texts(root, "given")] == ["6"]
+    assert sorted(t.text for t in texts(root, "solved")) == ["4"]
+
+
+def test_placed_digits_are_bold_marks_in_their_own_colour():
+    cand = np.zeros((3, 3, 9), bool)
+    cand[1:, 1:, [0, 1]] = True
+    struck = np.zeros((3, 3, 9), bool)
+    struck[1, 1, 1] = struck[2, 1, 0] = True
+    placed = np.zeros((3, 3), int)
+    placed[1, 1], placed[2, 1] = 1, 2
+    root = parse(svg(TWIN, [[0, 0, 0], [0, 1, 0], [0, 0, 0]], cand, struck=struck, placed=placed))
+    g = group(root, "placed")
+    assert g.get("fill") == PLACED_INK != group(root, "marks").get("fill")
+    assert g.get("font-weight") == "bold"
+    assert g.get("font-size") == group(root, "marks").get("font-size")
+    assert placed_marks(root, "placed", 40) == {((1, 1), 1), ((2, 1), 2)}
+    assert placed_marks(root, "struck", 40) == {((1, 1), 2), ((2, 1), 1)}
+    assert placed_marks(root, "marks", 40) == {((r, 2), d) for r in (1, 2) for d in (1, 2)}
+    assert texts(root, "solved") == []  # (1, 1) shows marks, not the digit 1
+    assert [g.get("class") for g in root.iter(G)] == [
+        "sums", "given", "solved", "marks", "struck", "placed"]
+    # without candidates a placed digit still shows, alone, and there is no marks group
+    root = parse(svg(TWIN, placed=placed))
+    assert [g.get("class") for g in root.iter(G)] == ["sums", "given", "solved", "placed"]
+    assert placed_marks(root, "placed", 40) == {((1, 1), 1), ((2, 1), 2)}
+    # placed digits are ignored on given and on dark cells
+    everywhere = np.where(placed == 0, 4, placed)
+    root = parse(svg(TWIN.with_given([[0, 0, 0], [0, 3, 0], [0, 0, 0]]), placed=everywhere))
+    assert [t.text for t in texts(root, "given")] == ["3"]
+    assert placed_marks(root, "placed", 40) == {((1, 2), 4), ((2, 1), 2), ((2, 2), 4)}
+
+
+def test_bad_highlight_struck_and_placed_are_refused():
+    with pytest.raises(ValueError, match=r"highlight has shape \(2, 3\), expected \(3, 3\)"):
+        svg(TWIN, highlight=np.ones((2, 3), bool))
+    with pytest.raises(ValueError, match=r"highlight cell \(1, 3\) is outside"):
+        svg(TWIN, highlight=[(1, 1), (1, 3)])
+    with pytest.raises(ValueError, match="outside"):
+        svg(TWIN, highlight=[(-1, 0)])
+    with pytest.raises(ValueError, match=r"highlight must be \(row, col\) pairs"):
+        svg(TWIN, highlight=[(1, 1, 1)])
+    with pytest.raises(ValueError, match=r"highlight must be \(row, col\) pairs"):
+        svg(TWIN, highlight=[(1.5, 1)])
+    with pytest.raises(ValueError, match=r"struck has shape \(3, 3, 8\), expected \(3, 3, 9\)"):
+        svg(TWIN, candidates=np.ones((3, 3, 9), bool), struck=np.ones((3, 3, 8), bool))
+    with pytest.raises(ValueError, match=r"placed has shape \(3, 2\), expected \(3, 3\)"):
+        svg(TWIN, placed=np.ones((3, 2), int))
+    with pytest.raises(ValueError, match="placed must hold digits 0 to 9"):
+        svg(TWIN, placed=np.full((3, 3), 10))
+
+
+def test_without_a_step_the_picture_is_as_before():
+    r = kn.reduce(kn.read(SAMPLES[3]))
+    p, cand = r.puzzle, r.candidates
+    before = svg(p, candidates=cand)
+    assert svg(p, candidates=cand, highlight=None, struck=None, placed=None) == before
+    nothing = svg(p, candidates=cand, highlight=[], struck=np.zeros(cand.shape, bool),
+                  placed=np.zeros(p.shape, int))
+    assert nothing == before
+    root = parse(before)
+    assert [g.get("class") for g in root.iter(G)] == ["sums", "given", "solved", "marks"]
+    assert not any(el.get("class") == "highlight" for el in root.iter())
+    # struck digits that are not candidates change nothing either
+    assert svg(p, candidates=cand, struck=~cand) == before
+
+
+def step_picture(steps, i, cell=40):
+    """Step ``i`` of ``steps`` drawn on the candidates before it."""
+    step = steps[i]
+    before = replay(steps.start, steps[:i])
+    struck = np.zeros(before.shape, bool)
+    for (r, c), digits in step.removed.items():
+        struck[r, c, [d - 1 for d in digits]] = True
+    placed = np.zeros(before.shape[:2], int)
+    for (r, c), d in step.placed.items():
+        placed[r, c] = d
+    return svg(steps.puzzle, candidates=before, cell=cell, highlight=step.cells, struck=struck,
+               placed=placed, title=str(step))
+
+
+def test_every_step_of_a_real_explanation_draws_its_removals_and_placements(tmp_path):
+    steps = explain(SAMPLES[2])
+    assert SAMPLES[2].name == "k2.txt" and steps.status == "solved"
+    before = steps.start
+    for i, step in enumerate(steps):
+        text = step_picture(steps, i)
+        root = parse(text)
+        removed = {(cell, d) for cell, digits in step.removed.items() for d in digits}
+        placed = set(step.placed.items())
+        assert placed_marks(root, "struck", 40) == removed - placed
+        if removed - placed:
+            assert len(strokes(root, 40)) == len(removed - placed)
+        else:
+            assert group(root, "struck") is None
+        assert placed_marks(root, "placed", 40) == placed
+        lit = [el for el in root.iter(PATH) if el.get("class") == "highlight"]
+        assert sorted(squares(lit[0].get("d"), 40)) == sorted(step.cells)
+        # every cell the step touches shows its candidates before it, as marks
+        touched = set(step.removed) | set(step.placed)
+        shown = {m for cls in ("marks", "struck", "placed") for m in placed_marks(root, cls, 40)
+                 if m[0] in touched}
+        assert shown == {((r, c), d) for r, c in touched for d in range(1, 10)
+                         if before[r, c, d - 1]}
+        assert not {cell for cell, _ in placed_marks(root, "solved", 40)} & touched
+        before = replay(before, [step])
+    assert np.array_equal(before, steps.candidates)
+    i = next(i for i, s in enumerate(steps) if s.placed and len(s.removed) > 1)
+    write_svg(tmp_path / "step.svg", step_picture(steps, i))
+    assert parse((tmp_path / "step.svg").read_text(encoding="utf-8")).find(
+        f"{{{SVG_NS}}}title").text.startswith(steps[i].technique)

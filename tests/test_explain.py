@@ -1,0 +1,190 @@
+"""explain, hint and grade: the solve by logic, step by step, against the engine and the solutions."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+import kakuro_np as kn
+from conftest import PUZZLES, SAMPLES
+from kakuro_np.explain import replay
+from kakuro_np.techniques import NAMES, N_TECHNIQUES, try_technique
+from strategies import filled_puzzles
+
+K2, K3 = PUZZLES / "k2.txt", PUZZLES / "k3.txt"
+
+
+def masks_of(candidates, cells):
+    """Digit sets of ``cells`` from (H, W, 9) candidates."""
+    return [int((candidates[r, c] << np.arange(9)).sum()) for r, c in cells]
+
+
+def fillings(total, masks):
+    """Every way to fill an entry with distinct digits from ``masks`` adding to ``total``."""
+    out = []
+    for combo in kn.kc(total, len(masks)).tolist():
+        for perm in itertools.permutations(combo):
+            if all((m >> (d - 1)) & 1 for m, d in zip(masks, perm)):
+                out.append(perm)
+    return out
+
+
+def test_k2_is_explained_to_the_end_without_fanout():
+    steps = kn.explain(K2)
+    assert steps.status == "solved"
+    assert np.array_equal(replay(steps.start, steps), kn.reduce(K2).candidates)
+    assert np.array_equal(steps.digits, kn.kakuro(K2)[0])
+    g = kn.grade(K2)
+    assert (g.fanouts, g.status, g.solutions) == (0, "solved", 1)
+
+
+def test_k3_stops_where_logic_stops():
+    steps = kn.explain(K3)
+    r = kn.reduce(K3)
+    assert steps.status == r.status == "stuck"
+    assert np.array_equal(steps.candidates, r.candidates)
+    assert np.array_equal(replay(steps.start, steps), r.candidates)
+    g = kn.grade(K3)
+    assert g.fanouts > 0 and g.label == "expert" and g.solutions == 40
+    assert kn.hint(K3, candidates=r.candidates) is None
+    assert kn.hint(K3, candidates=steps.start) == steps[0]
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_replaying_the_steps_gives_the_candidates_of_reduce(name):
+    steps = kn.explain(PUZZLES / name)
+    r = kn.reduce(PUZZLES / name)
+    assert steps.status == r.status
+    assert np.array_equal(replay(steps.start, steps), r.candidates)
+
+
+def test_a_step_has_the_shape_the_api_promises():
+    steps = kn.explain(K2)
+    p = kn.read(K2)
+    cells, _ = kn.entries(p)
+    for step in steps:
+        assert step.technique in NAMES and isinstance(step.reason, str) and step.reason
+        assert [r * p.shape[1] + c for r, c in step.cells] == cells[step.entry].tolist()
+        assert set(step.removed) <= set(step.cells) and set(step.placed) <= set(step.removed)
+        assert all(isinstance(d, set) and d for d in step.removed.values())
+        assert str(step) == f"{step.technique}: {step.reason}"
+        assert step.reason.endswith(".") and "\n" not in step.reason
+    placed = {cell: d for step in steps for cell, d in step.placed.items()}
+    solution = kn.kakuro(K2)[0]
+    assert placed == {(int(r), int(c)): int(solution[r, c]) for r, c in np.argwhere(p.blank)}
+
+
+@pytest.mark.parametrize("name", ["k1.txt", "k3.txt", "k5.txt", "k7.txt"])
+def test_each_step_is_the_simplest_technique_that_makes_progress(name):
+    """No technique lower on the ladder could have made progress anywhere before a step."""
+    p = kn.read(PUZZLES / name)
+    cells, sums = kn.entries(p)
+    pairs = [[divmod(int(i), p.shape[1]) for i in c] for c in cells]
+    steps = kn.explain(p)
+    state = steps.start
+    scratch, info = np.zeros(32, np.int64), np.zeros(4, np.int64)
+    for step in steps:
+        t = NAMES.index(step.technique)
+        for k, entry in enumerate(pairs):
+            m = np.array(masks_of(state, entry), np.int64)
+            for lower in range(t):
+                assert not try_technique(lower, m, int(sums[k]), m.copy(), info, scratch), \
+                    (step, NAMES[lower], k)
+        state = replay(state, [step])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(filled_puzzles(max_side=7))
+def test_every_step_is_true(case):
+    """No step removes a digit of the fill (a solution), and each removal follows from its
+    entry alone: no filling of the entry that fits the candidates before it uses the digit."""
+    puzzle, fill = case
+    steps = kn.explain(puzzle)
+    cells, sums = kn.entries(puzzle)
+    state = steps.start
+    for step in steps:
+        for (r, c), digits in step.removed.items():
+            assert fill[r, c] not in digits, (step, fill[r, c])
+        before = masks_of(state, step.cells)
+        ways = fillings(int(sums[step.entry]), before)
+        for i, cell in enumerate(step.cells):
+            kept = {w[i] for w in ways}
+            assert not kept & step.removed.get(cell, set()), step
+        state = replay(state, [step])
+    assert steps.status != "contradiction"
+    r = kn.reduce(puzzle)
+    assert steps.status == r.status
+    assert np.array_equal(steps.candidates, r.candidates)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(filled_puzzles(max_side=6))
+def test_the_hint_is_the_first_step_and_never_wrong(case):
+    puzzle, fill = case
+    step = kn.hint(puzzle)
+    steps = kn.explain(puzzle)
+    if not len(steps):
+        assert step is None
+    else:
+        assert step == steps[0]
+        assert all(fill[cell] not in digits for cell, digits in step.removed.items())
+
+
+def test_a_hint_names_a_wrong_digit():
+    p = kn.read(K2)
+    solution = kn.kakuro(p)[0]
+    given = np.zeros_like(solution)
+    r, c = np.argwhere(p.blank)[5]
+    given[r, c] = solution[r, c] % 9 + 1
+    step = kn.hint(p.with_given(given))
+    assert step.technique == "mistake" and step.removed == {(int(r), int(c)): {int(given[r, c])}}
+    assert kn.hint(p.with_given(given), check_digits=False).technique != "mistake"
+
+
+def test_a_hint_starts_from_the_players_pencil_marks():
+    steps = kn.explain(K2)
+    after = replay(steps.start, steps[:10])
+    assert kn.hint(K2, candidates=after) == kn.explain(K2, candidates=after)[0]
+    assert kn.explain(K2, candidates=after).status == "solved"
+    with pytest.raises(ValueError, match="shape"):
+        kn.explain(K2, candidates=after[:, :, :8])
+
+
+def test_a_contradiction_ends_the_explanation():
+    p = kn.Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), 2, "_"], [(0, 4), "_", 2]])
+    steps = kn.explain(p)
+    assert steps.status == "contradiction" and "no candidate left" in steps.reason
+    assert steps.candidates.sum(axis=2)[p.blank].min() == 0
+
+
+def test_max_steps_and_top():
+    assert kn.explain(K2, max_steps=3).status == "paused"
+    assert len(kn.explain(K2, max_steps=3)) == 3
+    low = kn.explain(K3, top=NAMES.index("bounds"))
+    assert {s.technique for s in low} <= set(NAMES[:NAMES.index("bounds")])
+
+
+def test_grades_order_the_samples():
+    grades = {name: kn.grade(PUZZLES / name) for name in SAMPLES}
+    assert grades["k2.txt"].label == "easy" and grades["k3.txt"].label == "expert"
+    assert grades["k2.txt"].score < grades["k7.txt"].score < grades["k3.txt"].score
+    for g in grades.values():
+        assert g.label in ("easy", "medium", "hard", "expert") and 0 <= g.score <= 100
+        assert sum(g.techniques.values()) > 0
+        assert list(g.techniques) == [n for n in NAMES if n in g.techniques]
+
+
+def test_a_grade_rises_with_the_hardest_technique():
+    easy = kn.grade(K2)
+    logic = kn.Puzzle.from_rows([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
+    guess = kn.grade(logic)
+    assert (guess.fanouts, guess.solutions, guess.label) == (1, 2, "expert")
+    assert easy.score < 20 <= kn.grade(PUZZLES / "k7.txt").score < 40 < guess.score
+
+
+def test_techniques_cover_the_ladder():
+    assert len(NAMES) == N_TECHNIQUES == len(set(NAMES))
+    from kakuro_np.grade import LEVELS
+    assert set(LEVELS) == set(NAMES)
+    assert [LEVELS[n] for n in NAMES] == sorted(LEVELS[n] for n in NAMES)
