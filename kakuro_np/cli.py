@@ -12,13 +12,19 @@ import os
 import sys
 import threading
 
+import numpy as np
+
 from . import formats
+from .check import check
 from .combos import kc
 from .entries import packed_entries
 from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
+from .explain import explain, hint, replay
 from .files import write_atomic
+from .grade import grade
 from .render import boxed, pencil
 from .solve import count, kakuro, reduce
+from .stats import stats
 from .svg import svg
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 2, 3, 4
@@ -103,6 +109,13 @@ def cmd_check(args) -> int:
     worst = EXIT_OK
     for path in args.files:
         puzzle = _load(path, args.format)
+        if puzzle.given.any():                      # a player's digits: check them
+            found = check(puzzle, limit=args.limit, timeout=args.timeout)
+            print(f"{_name(path)}: {found}")
+            n = found.consistent
+            code = EXIT_NONE if n == 0 else EXIT_OK if n == 1 else EXIT_MULTIPLE
+            worst = max(worst, code)
+            continue
         n = count(puzzle, limit=args.limit, timeout=args.timeout)
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason
@@ -116,6 +129,80 @@ def cmd_check(args) -> int:
         print(f"{_name(path)}: {verdict}")
         worst = max(worst, code)
     return worst
+
+
+def cmd_explain(args) -> int:
+    puzzle = _load(args.file, args.format)
+    steps = explain(puzzle, max_steps=args.max_steps)
+    print(steps)
+    if args.svg_steps:
+        _svg_steps(puzzle, steps, args.svg_steps, _name(args.file))
+    return EXIT_OK
+
+
+def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
+    """One picture per step in ``folder``: the candidates before it, its cells
+    highlighted, the candidates it removes struck out, the digits it places in green."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise PuzzleError(f"cannot make folder: {e.strerror}", source=folder) from None
+    before = steps.start
+    width = len(str(len(steps)))
+    for i, step in enumerate(steps, 1):
+        struck = np.zeros(before.shape, bool)
+        placed = np.zeros(puzzle.shape, np.int8)
+        for (r, c), digits in step.removed.items():
+            struck[r, c, [d - 1 for d in digits]] = True
+        for (r, c), d in step.placed.items():
+            placed[r, c] = d
+        _write(os.path.join(folder, f"step-{i:0{width}d}.svg"),
+               svg(puzzle, None, before, title=f"{name} step {i}: {step}",
+                   highlight=step.cells, struck=struck, placed=placed))
+        before = replay(before, [step])
+
+
+def cmd_hint(args) -> int:
+    puzzle = _load(args.file, args.format)
+    first = hint(puzzle)
+    if first is not None and (first.technique == "mistake" or not args.place):
+        print(first)
+        return EXIT_OK
+    steps = explain(puzzle)
+    if first is not None:                       # --place: up to the next digit placed
+        upto = next((i for i, step in enumerate(steps) if step.placed), len(steps) - 1)
+        for step in steps[:upto + 1]:
+            print(step)
+    elif steps.status == "contradiction":
+        print(f"no step: {steps.reason}")
+    else:
+        print("solved" if steps.status == "solved" else
+              "no step: logic goes no further here; a fan-out (guess) is needed")
+    return EXIT_OK
+
+
+def cmd_grade(args) -> int:
+    for path in args.files:
+        print(f"{_name(path)}: {grade(_load(path, args.format))}")
+    return EXIT_OK
+
+
+def cmd_stats(args) -> int:
+    for i, path in enumerate(args.files):
+        s = stats(_load(path, args.format))
+        u2 = f"{s['U2']:.3e}" if s["U2"] else "0 (a cell has no candidate)"
+        print(("\n" if i else "") + f"{_name(path)}: {s['white_cells']} white cells, "
+              f"{s['entries']} entries")
+        print(f"  U1 = 9^{s['white_cells']} = {s['U1']:.3e}")
+        print(f"  U2 = product of |C_across & C_down| = {u2}")
+        print(f"  after forced moves: {s['after_forced']:.3e}" if s["after_forced"] > 1e6 else
+              f"  after forced moves: {s['after_forced']:,}")
+        if args.entries:
+            print("  entry  length  sum  combinations  permutations")
+            for k, row in enumerate(zip(s["lengths"], s["sums"], s["combinations"],
+                                        s["permutations"])):
+                print(f"  {k:>5}  {row[0]:>6}  {row[1]:>3}  {row[2]:>12}  {row[3]:>12}")
+    return EXIT_OK
 
 
 def cmd_convert(args) -> int:
@@ -224,11 +311,47 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="is each puzzle unique? (exit 0 unique, 3 multiple, 4 none)",
                        description="Check that each puzzle is well formed and count its "
-                                   "solutions: unique (exit 0), multiple (3) or none (4).")
+                                   "solutions: unique (exit 0), multiple (3) or none (4). "
+                                   "A puzzle with digits placed (a player's) has them checked "
+                                   "against every solution: the wrong ones are named, and the "
+                                   "exit status counts the solutions that agree with them all.")
     _common(p, files="many")
     p.add_argument("--limit", type=_nonnegative, default=CHECK_CAP, metavar="N",
                    help=f"count at most N solutions (default {CHECK_CAP})")
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("explain", help="solve by logic, step by step, saying why",
+                       description="Solve a puzzle by logic alone, as numbered steps a person "
+                                   "would take, each with its technique and reason.")
+    _common(p)
+    p.add_argument("--max-steps", type=_nonnegative, metavar="N", help="stop after N steps")
+    p.add_argument("--svg-steps", metavar="DIR",
+                   help="also draw each step as DIR/step-N.svg (cells highlighted, "
+                        "removed candidates struck out)")
+    p.set_defaults(run=cmd_explain)
+
+    p = sub.add_parser("hint", help="the next logical step from the digits placed",
+                       description="Print the next logical step from the current state "
+                                   "(given digits included), or say a digit placed is wrong.")
+    _common(p)
+    p.add_argument("--place", action="store_true",
+                   help="print the steps up to the next digit placed")
+    p.set_defaults(run=cmd_hint)
+
+    p = sub.add_parser("grade", help="how hard each puzzle is, one line each",
+                       description="Grade each puzzle: easy, medium, hard or expert, with a "
+                                   "score 0-100 from the techniques and fan-outs it needs.")
+    _common(p, files="many")
+    p.set_defaults(run=cmd_grade)
+
+    p = sub.add_parser("stats", help="the search-space figures of Davies et al.",
+                       description="White cells, U1 = 9^w, U2 (the product of each cell's "
+                                   "across and down candidate counts) and per-entry "
+                                   "combinations and permutations.")
+    _common(p, files="many")
+    p.add_argument("--entries", action="store_true",
+                   help="also list each entry's combinations and permutations")
+    p.set_defaults(run=cmd_stats)
 
     p = sub.add_parser("convert", help="write a puzzle in another format",
                        description="Write a puzzle in another text format.")

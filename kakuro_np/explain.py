@@ -284,7 +284,7 @@ def _combo(mask: int) -> str:
 
 
 def _effect(cells, old, new) -> str:
-    """What a step did, cell by cell: ``"(1, 1) is 1 and (1, 2) loses 4 and 8"``.
+    """What a step did, cell by cell: ``"(1, 1) is 1, and (1, 2) loses 4 and 8"``.
 
     Cells that come out the same way are named together.
     """
@@ -303,7 +303,7 @@ def _effect(cells, old, new) -> str:
         said.setdefault((phrase, verb), []).append(cell)
     parts = [phrase.format(_cell_list(group), verb[len(group) > 1])
              for (phrase, verb), group in said.items()]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
 class _Context(NamedTuple):
@@ -339,7 +339,16 @@ def _sum_combos(x) -> list:
 
 
 def _ways(combos) -> str:
-    return " or ".join(_combo(c) for c in combos) if len(combos) <= 4 else f"in {len(combos)} ways"
+    """``"1 + 7, 2 + 6 or 3 + 5"``, or ``"7 ways"`` when there are more than four."""
+    if len(combos) > 4:
+        return f"{len(combos)} ways"
+    names = [_combo(c) for c in combos]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _as_ways(combos) -> str:
+    """``"as 1 + 7 or 2 + 6"``, or ``"in 7 ways"``."""
+    return ("in " if len(combos) > 4 else "as ") + _ways(combos)
 
 
 def _without(used) -> str:
@@ -374,8 +383,8 @@ def _say_sum_digits(x):
                     f"only way is {_combo(combos[0])}, so {x.effect}.")
         return (f"{x.name[0].upper() + x.name[1:]} can only be {_combo(combos[0])}, the one way to "
                 f"make {rest} from {n_open} different digits, so {x.effect}.")
-    return (f"{subject[0].upper() + subject[1:]} make {rest}{_without(used)} only as "
-            f"{_ways(combos)}, which use {_digits(x.info[0])}, so {x.effect}.")
+    return (f"{subject[0].upper() + subject[1:]} make {rest}{_without(used)} only "
+            f"{_as_ways(combos)}, which use {_digits(x.info[0])}, so {x.effect}.")
 
 
 def _say_bounds(x):
@@ -399,7 +408,7 @@ def _say_complement(x):
 def _say_combination_placement(x):
     _, rest, n_open, subject = _open_part(x)
     combos = _sum_combos(x)
-    return (f"{subject[0].upper() + subject[1:]} make {rest} as {_ways(combos)}; a cell keeps a "
+    return (f"{subject[0].upper() + subject[1:]} make {rest} {_as_ways(combos)}; a cell keeps a "
             f"digit only if a combination holding it can place its other digits in the other "
             f"open cells, so {x.effect}.")
 

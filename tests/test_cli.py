@@ -54,7 +54,8 @@ def test_readme_example(command, code, shown, tmp_path):
 
 
 def test_every_subcommand_has_help():
-    for sub in ["solve", "reduce", "check", "convert", "render", "kc"]:
+    for sub in ["solve", "reduce", "check", "convert", "render", "kc", "explain", "hint", "grade",
+                "stats"]:
         out = run(sub, "--help")
         assert out.returncode == 0 and "usage: kakuro-np " + sub in out.stdout
 
@@ -154,3 +155,38 @@ def test_ctrl_c_stops_at_once_with_exit_130(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and err == "kakuro-np: interrupted\n"
     assert time.perf_counter() - started < 2
+
+
+def test_explain_draws_a_picture_per_step(tmp_path):
+    out = run("explain", PUZZLES / "k0.txt", "--svg-steps", tmp_path / "steps")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "status: solved" and lines[0].startswith("   1. unique combination: ")
+    pictures = sorted((tmp_path / "steps").iterdir())
+    assert [p.name for p in pictures] == [f"step-{i:02d}.svg" for i in range(1, len(lines))]
+    root = ET.parse(pictures[0]).getroot()
+    assert any(g.get("class") == "struck" for g in root.iter("{http://www.w3.org/2000/svg}g"))
+
+
+def test_grade_prints_one_line_per_file():
+    out = run("grade", *(PUZZLES / f"k{i}.txt" for i in range(8)))
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert len(lines) == 8 and lines[3].startswith("k3: expert") and "fan-outs" in lines[3]
+
+
+def test_hint_says_when_there_is_no_step(tmp_path):
+    solved = kn.read(PUZZLES / "k0.txt")
+    path = tmp_path / "done.txt"
+    path.write_text(kn.format(solved.with_given(kn.kakuro(solved)[0]), "jboxed"))
+    assert run("hint", path).stdout.strip() == "solved"
+    out = run("hint", "--place", PUZZLES / "k2.txt").stdout.splitlines()
+    steps = kn.explain(PUZZLES / "k2.txt")
+    upto = next(i for i, step in enumerate(steps) if step.placed)
+    assert out == [str(step) for step in steps[:upto + 1]]
+
+
+def test_stats_lists_the_entries():
+    out = run("stats", "--entries", PUZZLES / "k2.txt")
+    assert out.returncode == 0 and "U2 = " in out.stdout
+    assert "      4       7   41             1          5040" in out.stdout
