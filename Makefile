@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-drafts bench-sets install clean clean-cache
+.PHONY: demo test test-all bench bench-quick bench-drafts bench-explain bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,15 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/count_many.py
 	$(BIN)/python bench/open_block.py
+	$(BIN)/python bench/explain.py
 
 # Writers' drafts (many solutions): count(limit=2) and kakuro(limit=2) against CP-SAT.
 bench-drafts: $(VENV)/.bench-installed
 	$(BIN)/python bench/drafts.py
+
+# Explanations and grades: explain/grade/hint times and the spread of grades (a section of RESULTS.md).
+bench-explain: $(VENV)/.bench-installed
+	$(BIN)/python bench/explain.py
 
 bench-quick: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py --quick

@@ -403,6 +403,16 @@ def plot(results, path):
     plt.close(fig)
 
 
+def kept_sections(path) -> str:
+    """The sections other scripts wrote into RESULTS.md (``<!-- begin X -->`` to ``<!-- end X -->``)."""
+    if not os.path.exists(path):
+        return ""
+    text = open(path).read()
+    return "".join("\n<!-- begin " + part.split("<!-- end ", 1)[0] + "<!-- end "
+                   + part.split("<!-- end ", 1)[1].split("-->", 1)[0] + "-->\n"
+                   for part in text.split("<!-- begin ")[1:] if "<!-- end " in part)
+
+
 def report(results, info, cold, bad, args, elapsed):
     """The text of RESULTS.md."""
     L = []
@@ -665,8 +675,10 @@ def main(argv=None):
         json.dump({"machine": info, "cold": cold, "results": results, "mismatches": bad}, f)
     if results:
         plot(results, os.path.join(args.output, "scaling.png"))
-    with open(os.path.join(args.output, "RESULTS.md"), "w") as f:
-        f.write(report(results, info, cold, bad, args, elapsed))
+    path = os.path.join(args.output, "RESULTS.md")
+    kept = kept_sections(path)
+    with open(path, "w") as f:
+        f.write(report(results, info, cold, bad, args, elapsed) + kept)
     say(f"Wrote {os.path.relpath(os.path.join(args.output, 'RESULTS.md'))} and scaling.png "
         f"in {elapsed:.0f} s")
     if bad:
