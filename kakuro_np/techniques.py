@@ -517,13 +517,30 @@ def try_technique(t, m, total, out, info, scratch):
 # -- the ladder -----------------------------------------------------------------
 
 @kernel
+def push_touched(stack, size, touched, n):
+    """Push the entries ``touched[:n]`` (ascending) on every technique's stack, so that
+    the lowest pops first; returns the stack, grown when full."""
+    if size.max() + n > stack.shape[1]:
+        bigger = np.empty((stack.shape[0], 2 * stack.shape[1] + n), np.int64)
+        bigger[:, :stack.shape[1]] = stack
+        stack = bigger
+    for t in range(stack.shape[0]):
+        for i in range(n - 1, -1, -1):
+            stack[t, size[t]] = touched[i]
+            size[t] += 1
+    return stack
+
+
+@kernel
 def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
     """Apply the ladder's techniques ``0..top-1`` to ``mask`` in place, one step at a time.
 
     Each step is the simplest technique that makes progress in some entry,
     trying the entries whose cells changed most recently first (ties to the
     lower entry). It stops when no technique helps, when a cell is left with
-    no candidate, or after ``max_steps`` steps.
+    no candidate, or after ``max_steps`` steps. Each technique keeps a stack of
+    the entries to try: the entries a step touches go on top, and an entry
+    tried since it last changed is skipped, so a step costs what it touches.
 
     Returns ``(status, technique, entry, info, change_off, change_var,
     change_old, change_new)``: SOLVED, STUCK, CONTRADICTION or PAUSED; per
@@ -543,6 +560,13 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
     change_new = np.zeros(most, np.int64)
     stamp = np.zeros(E, np.int64)
     tried = np.full((N_TECHNIQUES, E), -1, np.int64)
+    stack = np.empty((max(top, 1), E + 64), np.int64)
+    size = np.zeros(max(top, 1), np.int64)
+    touched = np.zeros(E + 1, np.int64)
+    n_touched = 0
+    for k in range(E):                      # every entry, the lowest on top
+        touched[k] = k
+    stack = push_touched(stack, size, touched, E)
     m = np.zeros(9, np.int64)
     out = np.zeros(9, np.int64)
     facts = np.zeros(4, np.int64)
@@ -554,13 +578,13 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
         if n_steps == max_steps:
             status = PAUSED
             break
-        order = np.argsort(-stamp, kind="mergesort")
         found = -1
         k = -1
         for t in range(top):
-            for i in range(E):
-                k = order[i]
+            while size[t] > 0:
+                k = stack[t, size[t] - 1]
                 if tried[t, k] == stamp[k]:
+                    size[t] -= 1
                     continue
                 a = ent_off[k]
                 n = ent_off[k + 1] - a
@@ -572,6 +596,7 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
                     found = t
                     break
                 tried[t, k] = stamp[k]
+                size[t] -= 1
             if found >= 0:
                 break
         if found < 0:
@@ -586,6 +611,7 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
         entry[n_steps] = k
         info[n_steps] = facts
         emptied = False
+        n_touched = 0
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             if out[p] == m[p]:
@@ -598,7 +624,13 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
             mask[v] = out[p]
             emptied |= out[p] == 0
             for q in range(var_eoff[v], var_eoff[v + 1]):
-                stamp[var_ent[q]] = n_steps + 1
+                j = var_ent[q]
+                if stamp[j] != n_steps + 1:
+                    stamp[j] = n_steps + 1
+                    touched[n_touched] = j
+                    n_touched += 1
+        touched[:n_touched].sort()
+        stack = push_touched(stack, size, touched, n_touched)
         n_steps += 1
         change_off[n_steps] = n_changes
         if emptied:

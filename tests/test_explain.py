@@ -188,3 +188,19 @@ def test_techniques_cover_the_ladder():
     from kakuro_np.grade import LEVELS
     assert set(LEVELS) == set(NAMES)
     assert [LEVELS[n] for n in NAMES] == sorted(LEVELS[n] for n in NAMES)
+
+
+def test_published_style_puzzles_never_lose_their_solution():
+    """On unique puzzles made as published ones are, no step removes a digit of the solution,
+    and logic goes exactly as far as forced moves."""
+    import json
+    from conftest import ROOT
+    with open(ROOT / "bench" / "sets" / "published.jsonl") as f:
+        rows = [json.loads(line) for _, line in zip(range(25), f)]
+    for row in rows:
+        p = kn.parse(row["grid"])
+        solution = kn.kakuro(p)[0]
+        steps = kn.explain(p)
+        for step in steps:
+            assert all(solution[cell] not in digits for cell, digits in step.removed.items())
+        assert np.array_equal(steps.candidates, kn.reduce(p).candidates), row["name"]
