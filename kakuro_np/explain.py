@@ -128,6 +128,7 @@ class Explanation(list):
     start      : (H, W, 9) bool, the candidates before the first step.
     candidates : (H, W, 9) bool, the candidates after the last step.
     digits     : (H, W) int8, the decided digits after the last step (0 elsewhere).
+    puzzle     : the Puzzle explained.
     reason     : with a contradiction, which cell has no candidate left; else "".
     """
 
@@ -219,7 +220,7 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     max_steps : int, optional
         Stop after this many steps (status "paused").
     top : int, optional
-        Use only the first ``top`` techniques of the ladder.
+        Use only the first ``top`` techniques of the ladder (0 to ``N_TECHNIQUES``).
 
     Returns
     -------
@@ -237,15 +238,21 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     {(1, 1): 1}
     """
     from .formats import as_puzzle
+    limit = -1 if max_steps is None else _count(max_steps, "max_steps", None)
+    top = N_TECHNIQUES if top is None else _count(top, "top", N_TECHNIQUES)
     board = _board(as_puzzle(grid))
     start_mask = _start_masks(board, candidates)
+    cells = _cell_pairs(board)
+    if not start_mask.all():                    # a cell starts with no candidate
+        empty = [cells[v] for v in np.flatnonzero(start_mask == 0)]
+        start = _candidates(board, start_mask)
+        return Explanation([], "contradiction", start, start, board.puzzle,
+                           f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} "
+                           f"no candidate to start with")
     mask = start_mask.copy()
-    limit = -1 if max_steps is None else int(max_steps)
-    top = N_TECHNIQUES if top is None else int(top)
     status, tech, entry, info, change_off, change_var, change_old, change_new = climb(
         board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff, board.var_ent,
         mask, np.int64(limit), np.int64(top))
-    cells = _cell_pairs(board)
     state = start_mask.copy()
     steps = []
     for s in range(len(tech)):
@@ -261,6 +268,15 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
 
 
 _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}
+
+
+def _count(value, name, most) -> int:
+    """``value`` as a whole number from 0 to ``most`` (None: no top), else ValueError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value < 0 or (most is not None and value > most):
+        top = "" if most is None else f" and <= {most}"
+        raise ValueError(f"{name} must be a whole number >= 0{top}, got {value!r}")
+    return int(value)
 
 
 # -- the sentences ----------------------------------------------------------------

@@ -163,6 +163,16 @@ def test_max_steps_and_top():
     assert len(kn.explain(K2, max_steps=3)) == 3
     low = kn.explain(K3, top=NAMES.index("bounds"))
     assert {s.technique for s in low} <= set(NAMES[:NAMES.index("bounds")])
+    for bad in ({"top": N_TECHNIQUES + 1}, {"top": -1}, {"max_steps": -2}, {"max_steps": 1.5}):
+        with pytest.raises(ValueError):
+            kn.explain(K2, **bad)
+
+
+def test_pencil_marks_that_leave_a_cell_empty_are_a_contradiction():
+    start = kn.explain(K2).start.copy()
+    start[1, 1] = False
+    steps = kn.explain(K2, candidates=start)
+    assert (len(steps), steps.status) == (0, "contradiction") and "(1, 1)" in steps.reason
 
 
 def test_grades_order_the_samples():
