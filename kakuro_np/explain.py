@@ -466,12 +466,14 @@ def _say_combination_elimination(x):
     combos = _sum_combos(x)
     kept = [c for j, c in enumerate(combos) if (fit >> j) & 1]
     dropped = [c for j, c in enumerate(combos) if not (fit >> j) & 1]
-    gone = " and ".join(_combo(c) for c in dropped) if len(dropped) <= 4 else \
-        f"{len(dropped)} of the {len(combos)} ways"
+    names = [_combo(c) for c in dropped]
+    gone = (f"{len(dropped)} of the {len(combos)} ways" if len(dropped) > 4 else names[0]
+            if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+    fit = "fits" if len(dropped) == 1 else "fit"
     if not kept:
         return (f"No way for {subject} to make {rest} fits their candidates, so {x.name} cannot "
                 f"be filled: {x.effect}.")
-    return (f"Of the ways {subject} make {rest}, {gone} no longer fit their candidates, which "
+    return (f"Of the ways {subject} make {rest}, {gone} no longer {fit} their candidates, which "
             f"leaves {_ways(kept)}, so {x.effect}.")
 
 
