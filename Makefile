@@ -51,7 +51,7 @@ bench-quick: $(VENV)/.bench-installed
 bench-sets: $(VENV)/.bench-installed
 	$(BIN)/python bench/make_sets.py
 
-# numba's cache is per source file: a kernel calling an edited kernel of another file keeps stale code.
+# Clear the compiled kernels by hand (kakuro_np/jit.py's guard clears them when any source changes).
 clean-cache:
 	find kakuro_np -name '*.nbi' -delete -o -name '*.nbc' -delete
 

@@ -13,17 +13,44 @@ runs it too).
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
 import kakuro_np as kn
+from kakuro_np import essay
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from strategies import random_fill, runs  # noqa: E402
+
+def random_fill(blank, runs, rnd):
+    """Flat digits for every blank cell, none repeated in a run, or None if the search gave up."""
+    cells = np.flatnonzero(blank).tolist()                       # in row-major order
+    peers = {c: set() for c in cells}                             # the cells sharing a run with c
+    for run in runs:
+        for c in run.tolist():
+            peers[c].update(run.tolist())
+    fill = np.zeros(blank.size, np.int8)
+    steps = 0
+
+    def place(i):                                                 # depth first, digits shuffled
+        nonlocal steps
+        if i == len(cells):
+            return True
+        steps += 1
+        if steps > 20000:
+            return False
+        used = set(fill[list(peers[cells[i]])].tolist())          # what its peers hold (0: none)
+        digits = [d for d in range(1, 10) if d not in used]
+        rnd.shuffle(digits)
+        for d in digits:
+            fill[cells[i]] = d
+            if place(i + 1):
+                return True
+        fill[cells[i]] = 0
+        return False
+
+    return fill if place(0) else None
 
 
 def banded_grid(seed: int, bands: int = 7, links: int = 6, size: int = 21):
@@ -39,16 +66,19 @@ def banded_grid(seed: int, bands: int = 7, links: int = 6, size: int = 21):
     separators = [r0 + 2 for r0 in band_rows[:-1] if r0 + 2 < size]
     for _ in range(links if separators else 0):
         blank[rnd.choice(separators), rnd.choice([c for c in range(1, size) if c % 5])] = True
-    fill = random_fill(blank, rnd)
-    if fill is None:
+    # Every run, lone cells too: the essay's entries, with a clue in every cell that is not blank.
+    runs, _ = essay.entries(SimpleNamespace(blank=blank, down=~blank, across=~blank))
+    fill = random_fill(blank, runs, rnd)
+    if fill is None or max(len(run) for run in runs) > 9:
         return None
-    down = np.zeros((size, size), int)
-    across = np.zeros((size, size), int)
-    for direction, clue, cells in runs(blank):
-        if len(cells) > 9:
-            return None
-        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
-    return kn.Puzzle(blank, down, across)
+    starts = np.diff(np.pad(blank, ((0, 0), (1, 0))).astype(np.int8), axis=1) == 1
+    n_across = int(starts.sum())                # a blank after a non-blank in a row starts a run
+    down = np.zeros(size * size, int)
+    across = np.zeros(size * size, int)
+    for k, run in enumerate(runs):              # the across runs come first, then the down runs
+        clues, before = (across, 1) if k < n_across else (down, size)
+        clues[run[0] - before] = fill[run].sum()                  # the run's digits added up
+    return kn.Puzzle(blank, down.reshape(size, size), across.reshape(size, size))
 
 
 def main():

@@ -11,7 +11,8 @@ Glossary
 set     : a named list of puzzles (``bench/sets/NAME.jsonl``, made by make_sets.py,
           or the samples in ``puzzles/``).
 solver  : ``ours`` (``kn.kakuro``, every solution), ``cpsat`` (CP-SAT, one worker,
-          stopping at a second solution) or ``numpy`` (bench/numpy_reference.py).
+          stopping at a second solution) or ``numpy`` (the essay in plain numpy,
+          ``kakuro_np.essay``).
 worker  : a fresh Python process that times one solver on one set and prints
           JSON; each solver runs alone, so peak memory is its own.
 record  : one puzzle's result: name, blanks, seconds, solutions found.
@@ -39,7 +40,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SETS_DIR = os.environ.get("KAKURO_BENCH_SETS", os.path.join(HERE, "sets"))
 OUT_DIR = os.path.join(HERE, "out")
-sys.path.insert(0, HERE)
 
 #: The sets in report order: (name, what it is, is it a uniqueness set).
 SETS = [
@@ -172,13 +172,13 @@ def cpsat_solve(cells, sums, blank_cells, stop_after=2, time_cap=None):
 def work_cpsat(puzzles, set_name, enum_cap, repeat=1):
     """Time CP-SAT to a second solution (best of ``repeat``); on the many-solution set
     also enumerate every solution (capped)."""
-    import numpy_reference as nr
+    from kakuro_np import essay
     warm = puzzles[0][1]
-    cells, sums = nr.entries(warm.blank, warm.down, warm.across)
+    cells, sums = essay.entries(warm)
     cpsat_solve(cells, sums, np.flatnonzero(warm.blank.ravel()).tolist())
     recs = []
     for name, p, _ in puzzles:
-        cells, sums = nr.entries(p.blank, p.down, p.across)         # parsing: not timed
+        cells, sums = essay.entries(p)                              # parsing: not timed
         blank_cells = np.flatnonzero(p.blank.ravel()).tolist()
         runs = [cpsat_solve(cells, sums, blank_cells) for _ in range(repeat)]
         best = min(runs, key=lambda r: r[0])
@@ -199,15 +199,15 @@ def work_cpsat(puzzles, set_name, enum_cap, repeat=1):
 
 def work_numpy(puzzles, set_name, cap):
     """Time the essay in plain numpy, giving up on a puzzle after ``cap`` seconds."""
-    import numpy_reference as nr
-    nr.kakuro(puzzles[0][1].blank, puzzles[0][1].down, puzzles[0][1].across)
+    from kakuro_np import essay
+    essay.kakuro(puzzles[0][1])
     recs = []
     for name, p, _ in puzzles:
         t = time.perf_counter()
         try:
-            n = len(nr.kakuro(p.blank, p.down, p.across, deadline=t + cap))
+            n = len(essay.kakuro(p, deadline=t + cap))
             skipped = False
-        except nr.Timeout:
+        except essay.Timeout:
             n, skipped = None, True
         dt = time.perf_counter() - t
         recs.append({"name": name, "blanks": int(p.blank.sum()), "t": dt, "n": n,
@@ -638,11 +638,11 @@ def main(argv=None):
         if set_name != "samples" and not os.path.exists(os.path.join(SETS_DIR, f"{set_name}.jsonl")):
             say(f"{set_name}: no bench/sets/{set_name}.jsonl (run bench/make_sets.py); skipped")
             continue
-        import numpy_reference as nr
+        from kakuro_np import essay
         loaded = load_set(set_name, n)
         expected = {name: e for name, _, e in loaded}
         lengths = np.bincount([len(c) for _, p, _ in loaded
-                               for c, s in zip(*nr.entries(p.blank, p.down, p.across)) if s],
+                               for c, s in zip(*essay.entries(p)) if s],
                               minlength=10)
         res = {"expected": expected, "run_lengths": lengths.tolist()}
         rep = 1 if set_name == "many" else args.repeat

@@ -17,21 +17,47 @@ Examples
 ((1, 3, 3), 1, 'solved')
 >>> kn.kc(18, 4).shape
 (11, 4)
+
+Each public name is imported on first use (PEP 562), so ``import kakuro_np`` is
+light: the command line's ``--help`` and ``kc`` never load numba.
 """
 
-from .check import CheckResult, check
-from .combos import kc
-from .entries import entries
-from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
-from .explain import Explanation, Step, explain, hint
-from .force import force
-from .formats import as_puzzle, detect, format, parse, read
-from .grade import Grade, grade
-from .jposs import jposs
-from .puzzle import Puzzle
-from .render import boxed
-from .solve import Reduction, count, kakuro, reduce
-from .stats import stats
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import types
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads on first use
+    from .check import CheckResult, check
+    from .combos import kc
+    from .entries import entries
+    from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
+    from .explain import Explanation, Step, explain, hint
+    from .force import force
+    from .formats import as_puzzle, detect, format, parse, read
+    from .grade import Grade, grade
+    from .jposs import jposs
+    from .puzzle import Puzzle
+    from .render import boxed
+    from .solve import Reduction, count, kakuro, reduce
+    from .stats import stats
+
+#: The module each public name comes from: ``kakuro_np.<module>.<name>``.
+_HOME = {
+    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "entries",
+    "BudgetError": "errors", "PuzzleError": "errors", "SolveTimeout": "errors",
+    "TooManySolutions": "errors", "Explanation": "explain", "Step": "explain",
+    "explain": "explain", "hint": "explain", "force": "force", "as_puzzle": "formats",
+    "detect": "formats", "format": "formats", "parse": "formats", "read": "formats",
+    "Grade": "grade", "grade": "grade", "jposs": "jposs", "Puzzle": "puzzle", "boxed": "render",
+    "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
+    "stats": "stats",
+}
+#: Stages that take a Puzzle, offered here taking text, a path or rows too.
+_TAKING_TEXT = {"entries"}
 
 __all__ = [
     "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "SolveTimeout", "Reduction",
@@ -40,3 +66,37 @@ __all__ = [
     "explain", "hint", "grade", "check", "stats", "Step", "Explanation", "Grade", "CheckResult",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """A public name, or a submodule, imported on first use (PEP 562)."""
+    home = _HOME.get(name)
+    if home is None:
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    if name in _TAKING_TEXT:
+        value = importlib.import_module(f"{__name__}.formats").taking_text(value)
+        value.__module__ = __name__             # kakuro_np.entries, as pickle finds it
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """This package's module: a verb named like its module keeps the name."""
+
+    def __setattr__(self, name, value):
+        # Importing a submodule binds it on the package (kakuro_np.force = <module>).
+        # Where a public verb has its module's name (entries, jposs, force, explain,
+        # grade, check, stats), the package's name stays the verb's.
+        if name in _HOME and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

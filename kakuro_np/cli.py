@@ -12,25 +12,19 @@ import os
 import sys
 import threading
 
-import numpy as np
-
-from . import formats
-from .check import check
-from .combos import kc
-from .entries import packed_entries
 from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
-from .explain import explain, hint, replay
 from .files import write_atomic
-from .grade import grade
-from .render import boxed, pencil
-from .solve import count, kakuro, reduce
-from .stats import stats
-from .svg import svg
+
+# The solver's modules load numba (and the readers numpy), so each function imports what
+# it needs when it runs: ``--help`` and ``kc`` start in a tenth of a second without numba.
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 2, 3, 4
 EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
+#: The line on stderr when a run finds its kernels not compiled yet: after an install or
+#: an edit of the sources (the cache guard), 15-25 s on 2 cores depending on the command.
+COMPILING = "kakuro-np: compiling the solver once, about 20 s (later runs load it from the cache)"
 
 
 def _name(path: str) -> str:
@@ -40,6 +34,8 @@ def _name(path: str) -> str:
 
 def _load(path: str, fmt=None):
     """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
+    from . import formats
+    from .entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
         puzzle = formats.parse(sys.stdin.buffer.read(), format=fmt) if path == "-" else \
@@ -47,7 +43,20 @@ def _load(path: str, fmt=None):
         packed_entries(puzzle)                       # every run has a clue, none is too long
     except PuzzleError as e:
         raise (e if e.source else e.with_source(source)) from None
+    _say_when_compiling()                            # after the input is checked: errors stay one line
     return puzzle
+
+
+_notice_armed = False
+
+
+def _say_when_compiling() -> None:
+    """From now on, print ``COMPILING`` once if a kernel not in the cache starts compiling."""
+    global _notice_armed
+    if not _notice_armed:
+        from .jit import when_compiling
+        when_compiling(lambda: print(COMPILING, file=sys.stderr, flush=True))
+        _notice_armed = True
 
 
 def _plural(n: int, word: str) -> str:
@@ -71,6 +80,10 @@ def _write(path: str, text: str) -> None:
 # -- subcommands ------------------------------------------------------------
 
 def cmd_solve(args) -> int:
+    from . import formats
+    from .render import boxed
+    from .solve import count, kakuro
+    from .svg import svg
     several = len(args.files) > 1
     for i, path in enumerate(args.files):
         puzzle = _load(path, args.format)
@@ -97,6 +110,9 @@ def cmd_solve(args) -> int:
 
 
 def cmd_reduce(args) -> int:
+    from .render import pencil
+    from .solve import reduce
+    from .svg import svg
     r = reduce(_load(args.file, args.format), timeout=args.timeout)
     print(pencil(r.puzzle, r.candidates, r.digits))
     print(f"status: {r.status}" + (f": {r.reason}" if r.reason else ""))
@@ -106,6 +122,8 @@ def cmd_reduce(args) -> int:
 
 
 def cmd_check(args) -> int:
+    from .check import check
+    from .solve import count, reduce
     worst = EXIT_OK
     for path in args.files:
         puzzle = _load(path, args.format)
@@ -132,6 +150,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    from .explain import explain
     puzzle = _load(args.file, args.format)
     steps = explain(puzzle, max_steps=args.max_steps)
     print(steps)
@@ -143,6 +162,10 @@ def cmd_explain(args) -> int:
 def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
     """One picture per step in ``folder``: the candidates before it, its cells
     highlighted, the candidates it removes struck out, the digits it places in green."""
+    import numpy as np
+
+    from .explain import replay
+    from .svg import svg
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -163,6 +186,7 @@ def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
 
 
 def cmd_hint(args) -> int:
+    from .explain import explain, hint
     puzzle = _load(args.file, args.format)
     first = hint(puzzle)
     if first is not None and (first.technique == "mistake" or not args.place):
@@ -182,12 +206,14 @@ def cmd_hint(args) -> int:
 
 
 def cmd_grade(args) -> int:
+    from .grade import grade
     for path in args.files:
         print(f"{_name(path)}: {grade(_load(path, args.format))}")
     return EXIT_OK
 
 
 def cmd_stats(args) -> int:
+    from .stats import stats
     for i, path in enumerate(args.files):
         s = stats(_load(path, args.format))
         u2 = f"{s['U2']:.3e}" if s["U2"] else "0 (a cell has no candidate)"
@@ -206,6 +232,7 @@ def cmd_stats(args) -> int:
 
 
 def cmd_convert(args) -> int:
+    from . import formats
     text = formats.format(_load(args.file, args.format), args.to)
     if args.output:
         _write(args.output, text)
@@ -215,6 +242,8 @@ def cmd_convert(args) -> int:
 
 
 def cmd_render(args) -> int:
+    from .solve import kakuro, reduce
+    from .svg import svg
     puzzle = _load(args.file, args.format)
     digits = candidates = None
     if args.solution:
@@ -231,6 +260,7 @@ def cmd_render(args) -> int:
 
 
 def cmd_kc(args) -> int:
+    from .combos import kc
     lengths = [args.length] if args.length is not None else range(1, 10)
     for length in lengths:
         table = kc(args.total, length)
@@ -272,6 +302,7 @@ def _seconds(text: str) -> float:
 
 def _common(p, files="one"):
     """Arguments every puzzle-reading subcommand shares."""
+    from . import formats
     if files == "many":
         p.add_argument("files", nargs="+", metavar="FILE", help="puzzle files ('-' reads stdin)")
     else:
@@ -282,6 +313,7 @@ def _common(p, files="one"):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import formats
     parser = _Parser(
         prog="kakuro-np",
         description="Solve Kakuro (cross sums) puzzles: every solution, forced moves, "
@@ -408,7 +440,13 @@ def main(argv=None) -> int:
 
     The work runs in a thread (the kernels release the GIL), so Ctrl-C is seen
     at once: it prints one line and exits 130 without waiting for the kernel.
+    Run as the program (no ``argv``), it asks OpenBLAS for one thread, since
+    nothing here calls BLAS and starting a thread per core costs 60 ms, and it
+    ends the process itself once its output is flushed, skipping the
+    interpreter's teardown of numba (about 0.1 s).
     """
+    if argv is None:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # read when numpy loads
     args = build_parser().parse_args(argv)
     outcome = {}
     worker = threading.Thread(target=lambda: outcome.setdefault("code", _run(args)), daemon=True)
@@ -421,7 +459,19 @@ def main(argv=None) -> int:
         print("kakuro-np: interrupted", file=sys.stderr)
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
+    if argv is None:
+        _exit(outcome["code"])
     return outcome["code"]
+
+
+def _exit(code: int) -> None:
+    """Flush the output and end the process with ``code``, without the interpreter's teardown."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):         # the reader left, or the stream is closed
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

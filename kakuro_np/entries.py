@@ -129,7 +129,8 @@ def entries(grid):
 
     Parameters
     ----------
-    grid : Puzzle, text, path or rows
+    grid : Puzzle
+        (``kakuro_np.entries`` also takes text, a path or rows.)
 
     Returns
     -------
@@ -147,6 +148,5 @@ def entries(grid):
     >>> [c.tolist() for c in cells], sums.tolist()
     ([[4, 5], [7, 8], [4, 7], [5, 8]], [3, 4, 4, 3])
     """
-    from .formats import as_puzzle
-    ent_off, ent_cell, ent_sum, _ = packed_entries(as_puzzle(grid))
+    ent_off, ent_cell, ent_sum, _ = packed_entries(grid)
     return [ent_cell[ent_off[k]:ent_off[k + 1]] for k in range(len(ent_sum))], ent_sum

@@ -58,6 +58,7 @@ Decisions on the corners the sources leave open
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -70,6 +71,7 @@ import numpy as np
 
 from .errors import PuzzleError
 from .puzzle import Puzzle
+from .tokens import cell_tokens
 
 FORMATS = ("jboxed", "backslash", "pipe", "comma", "json")
 #: The most text (bytes or characters) a puzzle may take.
@@ -194,6 +196,24 @@ def detect(text) -> str:
 
 def _looks_backslash(line: str) -> bool:
     return any("\\" in t or t in ("x", "X") or _UNDERSCORES.fullmatch(t) for t in line.split())
+
+
+def taking_text(verb):
+    """``verb(puzzle, ...)`` made to take a path, text or rows too, read by ``as_puzzle``.
+
+    The solver's stages take a Puzzle, since below the readers nothing reads
+    text; the public verbs (``kakuro_np.entries``) take whatever a reader reads.
+
+    Examples
+    --------
+    >>> shape = taking_text(lambda puzzle: puzzle.shape)
+    >>> shape("x ; 3 0\\n0 3 ; _")
+    (2, 2)
+    """
+    @functools.wraps(verb)
+    def verb_taking_text(grid, *args, **kwargs):
+        return verb(as_puzzle(grid), *args, **kwargs)
+    return verb_taking_text
 
 
 def format(puzzle, fmt="jboxed", solution=None) -> str:
@@ -666,32 +686,6 @@ _READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_
 
 
 # -- the writers --------------------------------------------------------------------
-
-def cell_tokens(puzzle: Puzzle, blank: str, inactive: str, clue, digits=None) -> list:
-    """Each row's tokens: a digit, ``blank``, ``inactive`` or ``clue(down, across)``.
-
-    ``digits`` (H, W) fills the blanks (default: the given digits).
-
-    Examples
-    --------
-    >>> cell_tokens(parse("x ; 3 0\\n0 3 ; _"), "_", "x", lambda d, a: f"{d} {a}")
-    [['x', '3 0'], ['0 3', '_']]
-    """
-    digits = puzzle.given if digits is None else np.asarray(digits)
-    rows = []
-    for r in range(puzzle.shape[0]):
-        row = []
-        for c in range(puzzle.shape[1]):
-            down, across = int(puzzle.down[r, c]), int(puzzle.across[r, c])
-            if puzzle.blank[r, c]:
-                row.append(str(int(digits[r, c]) or blank))
-            elif down or across:
-                row.append(clue(down, across))
-            else:
-                row.append(inactive)
-        rows.append(row)
-    return rows
-
 
 def _split_clue(sep: str):
     """A clue writer ``down<sep>across`` that leaves a 0 side empty."""

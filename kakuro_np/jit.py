@@ -1,10 +1,23 @@
-"""How kernels are compiled, and a clock they can read.
+"""How kernels are compiled, a clock they can read, and a guard on their cache.
 
 Glossary
 --------
 kernel      : ``numba.njit(cache=True, nogil=True)``: compiled once, cached on
               disk, and run without the GIL so a caller's other threads (the
               CLI's Ctrl-C watcher, a thread pool over a collection) keep going.
+cache guard : numba keys each cached kernel on its own source file only, so a
+              kernel whose callee in another file changed would keep stale
+              machine code. On import, before any kernel is compiled or loaded,
+              ``guard_cache`` hashes every ``*.py`` of the package (sha256 over the
+              sorted relative paths and bytes, about a millisecond) and compares it
+              with the stamp ``STAMP`` kept where numba writes the package's cache
+              (``kakuro_np/__pycache__/``, or under ``NUMBA_CACHE_DIR`` when set).
+              When they differ, it deletes the package's ``*.nbi`` and ``*.nbc``
+              files and writes the new stamp, so every kernel compiles afresh. It
+              never stops the import: a read-only install or a race with another
+              process (any ``OSError``) just skips it.
+when_compiling : a hook for the first kernel that is not in the cache, so the
+              command line can say that it compiles (once, about 20 s).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
 NO_DEADLINE : a deadline that never comes.
 status      : what a kernel run came to: ``OK``, ``CONTRADICTION`` (no
@@ -14,6 +27,8 @@ status      : what a kernel run came to: ``OK``, ``CONTRADICTION`` (no
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 
 import numba
@@ -22,7 +37,101 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+#: The package's folder, whose sources the cache guard hashes.
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+#: The cache guard's stamp: the sources' sha256, in the package's cache folder.
+STAMP = "kakuro_np-sources.sha256"
+
+
+def sources_hash(root: str = PACKAGE) -> str:
+    """The sha256 of every ``*.py`` under ``root``: sorted relative paths, each with its bytes."""
+    paths = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+        paths += [os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith(".py")]
+    digest = hashlib.sha256()
+    for rel in sorted(paths):
+        with open(os.path.join(root, rel), "rb") as f:
+            data = f.read()
+        digest.update(f"{rel.replace(os.sep, '/')}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def cache_folder(folder: str, cache_dir: str | None = None) -> str:
+    """Where numba caches the kernels of the sources in ``folder``.
+
+    ``folder/__pycache__``, or, when ``NUMBA_CACHE_DIR`` is set (``cache_dir``), the
+    subfolder numba names after the source folder: its name and the sha1 of its path.
+    """
+    if not cache_dir:
+        return os.path.join(folder, "__pycache__")
+    folder = os.path.abspath(folder)
+    return os.path.join(cache_dir, os.path.basename(folder) + "_"
+                        + hashlib.sha1(folder.encode()).hexdigest())
+
+
+def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
+    """Delete the package's cached kernels if its sources differ from the stamp's.
+
+    Returns True when it cleared them and wrote a new stamp (the stamp was
+    missing or differed), False when the stamp matched or the cache could not
+    be touched.
+    """
+    try:
+        digest = sources_hash(root)
+        stamp = os.path.join(cache_folder(root, cache_dir), STAMP)
+        try:
+            with open(stamp, encoding="ascii") as f:
+                if f.read().strip() == digest:
+                    return False
+        except (FileNotFoundError, UnicodeDecodeError):
+            pass
+        for folder, dirs, _ in os.walk(root):
+            dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+            cached = cache_folder(folder, cache_dir)
+            if not os.path.isdir(cached):
+                continue
+            for name in os.listdir(cached):
+                if name.endswith((".nbi", ".nbc")):
+                    try:
+                        os.remove(os.path.join(cached, name))
+                    except FileNotFoundError:   # another process cleared it first
+                        pass
+        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        fresh = f"{stamp}.{os.getpid()}"
+        with open(fresh, "w", encoding="ascii") as f:
+            f.write(digest + "\n")
+        os.replace(fresh, stamp)
+        return True
+    except OSError:
+        return False
+
+
+#: Whether this import found the kernels' sources changed and cleared their cache.
+CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
+
 kernel = numba.njit(cache=True, nogil=True)
+
+
+def when_compiling(say) -> None:
+    """Call ``say()`` once, when a kernel of the package not found in the cache starts compiling."""
+    from numba.core import event
+
+    class FirstCompile(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
+            if not self.said and getattr(py_func, "__module__", "").startswith(__package__ + "."):
+                self.said = True
+                say()
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", FirstCompile())
+
 
 NO_DEADLINE = np.iinfo(np.int64).max
 OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT = 0, 1, 2, 3

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import PuzzleError
+from .tokens import boxed
 
 #: Tokens ``Puzzle.from_rows`` accepts for an inactive cell and for a blank cell.
 INACTIVE_TOKENS = ("x", "X", "\\", None)
@@ -171,7 +172,6 @@ class Puzzle:
         return f"<Puzzle {h}x{w}, {int(self.blank.sum())} blanks{extra}>"
 
     def __str__(self):
-        from .render import boxed
         return boxed(self)
 
 

@@ -14,48 +14,16 @@ mark     : a pencil mark, one candidate of an undecided blank, drawn in its
            keypad place: 1 2 3 on the top line, 4 5 6 in the middle, 7 8 9 below.
 clue text: a clue's sums as ``(down, across)`` strings, ``""`` for a 0 sum.
 
-The helpers ``kinds``, ``clue_text``, ``decided``, ``marks`` and ``keypad``
-are shared with ``kakuro_np.svg``.
+``boxed`` and ``labels`` live in ``kakuro_np.tokens`` (below ``Puzzle``, which
+prints itself with them) and are re-exported here. The helpers ``kinds``,
+``clue_text``, ``decided``, ``marks`` and ``keypad`` are shared with ``kakuro_np.svg``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .formats import cell_tokens
-
-
-def labels(puzzle, digits=None) -> list:
-    """Each cell's label as nested lists of str; ``digits`` (H, W) fills blanks."""
-    return cell_tokens(puzzle, "_", "x", lambda down, across: f"{down} {across}", digits)
-
-
-def boxed(puzzle, digits=None) -> str:
-    """The essay's boxed display of a puzzle, or of a solution given ``digits``.
-
-    Examples
-    --------
-    >>> from kakuro_np import Puzzle
-    >>> print(boxed(Puzzle.from_rows([["x", (3, 0)], [(0, 3), "_"]])))
-    ┌───┬───┐
-    │x  │3 0│
-    ├───┼───┤
-    │0 3│_  │
-    └───┴───┘
-    """
-    cells = labels(puzzle, digits)
-    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
-
-    def rule(left, mid, right):
-        return left + mid.join("─" * w for w in widths) + right
-
-    lines = [rule("┌", "┬", "┐")]
-    for i, row in enumerate(cells):
-        if i:
-            lines.append(rule("├", "┼", "┤"))
-        lines.append("│" + "│".join(t.ljust(w) for t, w in zip(row, widths)) + "│")
-    lines.append(rule("└", "┴", "┘"))
-    return "\n".join(lines)
+from .tokens import boxed, labels  # noqa: F401  (re-exported: render is where pictures live)
 
 
 # -- helpers shared with svg.py ----------------------------------------------

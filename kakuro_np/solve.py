@@ -35,7 +35,7 @@ from .counting import count_pieces, count_state, knuth_estimates
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
-from .explain import why_impossible
+from .impossible import why_impossible
 from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, grow,
                   kernel, monotonic_ns)

@@ -153,7 +153,7 @@ def test_ctrl_c_stops_at_once_with_exit_130(tmp_path):
     started = time.perf_counter()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and err == "kakuro-np: interrupted\n"
+    assert proc.returncode == 130 and err.endswith("kakuro-np: interrupted\n")
     assert time.perf_counter() - started < 2
 
 

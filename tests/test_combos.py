@@ -1,10 +1,10 @@
-"""kc: the combination table, against the essay and brute force."""
+"""kc: the combination table, against the essay, every digit set and the generating function."""
 
 import numpy as np
 import pytest
 
 import kakuro_np as kn
-from strategies import all_combinations
+from kakuro_np.stats import COMBINATIONS
 
 ESSAY_18_IN_4 = """1 2 6 9
 1 2 7 8
@@ -26,14 +26,33 @@ def test_kc_18_4_is_the_essays_table():
     np.testing.assert_array_equal(got, expected)
 
 
+#: The 512 sets of digits as bit masks (bit d - 1 for digit d), with their sizes and sums.
+SETS = np.arange(512)
+BITS = (SETS[:, None] >> np.arange(9)) & 1
+SIZES = BITS.sum(axis=1)
+TOTALS = BITS @ np.arange(1, 10)
+
+
 @pytest.mark.parametrize("length", range(10))
-def test_kc_equals_itertools_for_every_total(length):
+def test_kc_rows_are_every_set_of_distinct_digits_that_adds_up_once_in_order(length):
     for total in range(-1, 50):
-        combos = all_combinations(total, length)
-        expected = np.array(combos, int).reshape(len(combos), length)
         got = kn.kc(total, length)
-        assert got.shape == expected.shape, (total, length)
-        np.testing.assert_array_equal(got, expected)
+        assert got.dtype == np.int8 and got.shape[1] == length, (total, length)
+        rows = got.astype(np.int64)
+        assert ((rows >= 1) & (rows <= 9)).all()
+        assert (np.diff(rows, axis=1) > 0).all()              # ascending, so distinct digits
+        assert (rows.sum(axis=1) == total).all()
+        assert rows.tolist() == sorted(rows.tolist())          # rows in lexicographic order
+        as_sets = (1 << (rows - 1)).sum(axis=1)                # each row as its digit set
+        assert sorted(as_sets.tolist()) == SETS[(SIZES == length) & (TOTALS == total)].tolist()
+
+
+def test_kc_counts_are_the_generating_functions():
+    """Davies et al., Lemma 1: the coefficients of prod (1 + a y^i), i = 1..9."""
+    counts = [[len(kn.kc(total, length)) for total in range(46)] for length in range(10)]
+    np.testing.assert_array_equal(counts, COMBINATIONS)
+    assert [COMBINATIONS[2, t] for t in (3, 4, 16, 17)] == [1, 1, 1, 1]   # the 2-cell magic blocks
+    assert COMBINATIONS[4, 18] == 11 and COMBINATIONS.sum() == 512
 
 
 def test_kc_extremes():

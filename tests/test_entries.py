@@ -56,20 +56,23 @@ def test_unclued_single_cell_is_no_entry_and_takes_any_digit():
 
 @pytest.mark.parametrize("rows, words, cell", [
     ((["x", "x", "x"], ["x", "_", "_"]), "no across clue", (1, 1)),
-    ((["x", (3, 0)], ["x", "_"], ["x", "_"]), None, None),
     ((["x", "x"], [(0, 3), "_"], ["x", "_"]), "no down clue", (1, 1)),
     ((["x", (0, 4), "x"], ["x", "_", "x"]), "no blank cells to its right", (0, 1)),
     ((["x", (4, 0)], ["x", "x"]), "no blank cells below", (0, 1)),
     (([(0, 45)] + ["_"] * 10,), "longer than 9", (0, 1)),
 ])
 def test_malformed_runs_raise_puzzle_error(rows, words, cell):
-    if words is None:                      # a clued down run with an unclued single across
-        kn.entries(grid(*rows))
-        return
     with pytest.raises(kn.PuzzleError, match=words) as info:
         kn.entries(grid(*rows))
     assert info.value.cell == cell
     assert f"cell {cell}" in str(info.value)
+
+
+def test_a_clued_down_run_through_unclued_single_acrosses_is_well_formed():
+    p = grid(["x", (3, 0)], ["x", "_"], ["x", "_"])
+    cells, sums = kn.entries(p)
+    assert [c.tolist() for c in cells] == [[3, 5]] and sums.tolist() == [3]
+    assert kn.kakuro(p)[:, 1:, 1].tolist() == [[1, 2], [2, 1]]
 
 
 def test_a_grid_without_blanks_has_no_entries_and_one_empty_solution():

@@ -4,7 +4,7 @@ import numpy as np
 
 import kakuro_np as kn
 from conftest import PUZZLES
-from essay_reference import force_until_fixed
+from kakuro_np.essay import force_until_fixed
 
 ESSAY_ROW_COUNTS = """
 2 6 6 18 18 48 6 2 2 16 10 5 2 2 4 10 4 2 144 8 2 48 8 8 18 2

@@ -1,10 +1,9 @@
 """Property tests on random puzzles made from random fills."""
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
-from essay_reference import essay_kakuro, force_until_fixed
 from strategies import brute_force_count, filled_puzzles, satisfies
 
 LIMIT = 3000
@@ -22,8 +21,8 @@ def solutions_and_complete(p):
 def test_the_fill_is_among_the_solutions(case):
     p, fill = case
     sols, complete = solutions_and_complete(p)
-    if complete:
-        assert (sols == fill).all(axis=(1, 2)).any()
+    assume(complete)
+    assert (sols == fill).all(axis=(1, 2)).any()
 
 
 @SETTINGS
@@ -48,8 +47,8 @@ def test_count_equals_the_number_of_solutions(case):
 @given(filled_puzzles(max_side=5))
 def test_count_equals_an_independent_brute_force(case):
     p, _ = case
-    if p.blank.sum() <= 10:
-        assert kn.count(p) == brute_force_count(p)
+    assume(p.blank.sum() <= 10)
+    assert kn.count(p) == brute_force_count(p)
 
 
 @SETTINGS
@@ -67,24 +66,3 @@ def test_reduce_never_removes_a_digit_some_solution_uses(case):
     if complete:  # forced digits are the digits every solution shares
         same = (sols == sols[0]).all(axis=0) & p.blank
         assert ((r.digits != 0) <= same).all()
-
-
-@SETTINGS
-@given(filled_puzzles())
-def test_one_round_iteration_and_numba_fixpoint_reach_the_same_tables(case):
-    p, _ = case
-    cells, sums = kn.entries(p)
-    if not cells:
-        return
-    tables = kn.jposs(cells, sums)
-    fixed = kn.force(cells, tables, until_fixed=True)
-    iterated = force_until_fixed(cells, tables)
-    assert all(np.array_equal(a, b) for a, b in zip(fixed, iterated))
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(filled_puzzles(max_side=6, max_blank_share=0.6))
-def test_solutions_come_in_the_essays_fan_out_order(case):
-    p, _ = case
-    if kn.count(p, limit=200) < 200:
-        np.testing.assert_array_equal(kn.kakuro(p), essay_kakuro(p))

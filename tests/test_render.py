@@ -105,9 +105,35 @@ def test_candidates_of_the_wrong_shape_are_refused():
         pencil(TWIN, None, np.zeros((2, 3), int))
 
 
-def test_boxed_is_unchanged():
-    assert str(TWIN) == boxed(TWIN)
-    assert boxed(TWIN).splitlines()[3] == "│0 3│_  │_  │"
+#: The essay's k0 and its solution, as the essay prints them.
+ESSAY_K0 = """\
+┌────┬───┬───┬───┬───┐
+│x   │x  │x  │6 0│3 0│
+├────┼───┼───┼───┼───┤
+│x   │4 0│3 3│_  │_  │
+├────┼───┼───┼───┼───┤
+│0 10│_  │_  │_  │_  │
+├────┼───┼───┼───┼───┤
+│0 3 │_  │_  │x  │x  │
+└────┴───┴───┴───┴───┘"""
+ESSAY_K0_SOLVED = """\
+┌────┬───┬───┬───┬───┐
+│x   │x  │x  │6 0│3 0│
+├────┼───┼───┼───┼───┤
+│x   │4 0│3 3│2  │1  │
+├────┼───┼───┼───┼───┤
+│0 10│3  │1  │4  │2  │
+├────┼───┼───┼───┼───┤
+│0 3 │1  │2  │x  │x  │
+└────┴───┴───┴───┴───┘"""
+
+
+def test_boxed_draws_k0_as_the_essay_does():
+    k0 = kn.read(SAMPLES[0].parent / "k0.txt")
+    solution = [[0, 0, 0, 0, 0], [0, 0, 0, 2, 1], [0, 3, 1, 4, 2], [0, 1, 2, 0, 0]]
+    assert boxed(k0) == ESSAY_K0
+    assert boxed(k0, np.array(solution)) == ESSAY_K0_SOLVED
+    assert str(k0) == ESSAY_K0
 
 
 # -- helpers ------------------------------------------------------------------

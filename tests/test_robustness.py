@@ -7,6 +7,7 @@ than 9, clues with no cells, unclued runs, grids over the size limit and given
 digits outside 1-9.
 """
 
+import re
 import time
 
 import numpy as np
@@ -102,17 +103,29 @@ BAD_INPUTS = [
 ]
 
 
-def test_the_table_is_large():
-    assert len(BAD_INPUTS) >= 40
+def error_of(source):
+    """The PuzzleError the library raises for an input of the table."""
+    with pytest.raises(kn.PuzzleError) as info:
+        kn.kakuro(source() if callable(source) else kn.parse(source))
+    return info.value
 
 
 @pytest.mark.parametrize("source, message", BAD_INPUTS,
                          ids=[f"bad{i:02d}" for i in range(len(BAD_INPUTS))])
 def test_bad_input_gives_its_message(source, message):
-    with pytest.raises(kn.PuzzleError) as info:
-        kn.kakuro(source() if callable(source) else kn.parse(source))
-    assert str(info.value) == message
-    assert isinstance(info.value, ValueError)
+    error = error_of(source)
+    assert str(error) == message
+    assert isinstance(error, ValueError)
+
+
+def test_the_library_tells_the_bad_inputs_apart():
+    """The table draws 45 or more different messages, each saying where the error is
+    unless it is about the whole input or grid."""
+    messages = {str(error_of(source)) for source, _ in BAD_INPUTS}
+    assert len(messages) >= 45
+    whole = ("the input is over", "the grid is", "down has shape", "down must hold", "a grid must")
+    assert all(re.match(r"\d+:\d+: |cell \(\d+, \d+\): ", m) or m.startswith(whole)
+               for m in messages)
 
 
 def test_the_size_limit_is_configurable(monkeypatch):

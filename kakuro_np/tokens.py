@@ -1,0 +1,78 @@
+"""A grid's cells as text: the token of each cell, and the essay's boxes around them.
+
+This sits below ``Puzzle`` and the readers: it reads only a puzzle's arrays and
+imports nothing of the package, so ``Puzzle.__str__``, the writers in
+``formats`` and the pictures in ``render`` all draw on it without a cycle.
+
+Glossary
+--------
+token : the text of one cell: a digit, or the text a format gives a blank,
+        an inactive cell and a clue.
+label : a token in the essay's style: ``x`` inactive, ``_`` blank, ``v h``
+        a clue (down sum first), or a digit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def cell_tokens(puzzle, blank: str, inactive: str, clue, digits=None) -> list:
+    """Each row's tokens: a digit, ``blank``, ``inactive`` or ``clue(down, across)``.
+
+    ``digits`` (H, W) fills the blanks (default: the given digits).
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> cell_tokens(Puzzle.from_rows([["x", (3, 0)], [(0, 3), "_"]]), "_", "x",
+    ...             lambda d, a: f"{d} {a}")
+    [['x', '3 0'], ['0 3', '_']]
+    """
+    digits = puzzle.given if digits is None else np.asarray(digits)
+    rows = []
+    for r in range(puzzle.shape[0]):
+        row = []
+        for c in range(puzzle.shape[1]):
+            down, across = int(puzzle.down[r, c]), int(puzzle.across[r, c])
+            if puzzle.blank[r, c]:
+                row.append(str(int(digits[r, c]) or blank))
+            elif down or across:
+                row.append(clue(down, across))
+            else:
+                row.append(inactive)
+        rows.append(row)
+    return rows
+
+
+def labels(puzzle, digits=None) -> list:
+    """Each cell's label as nested lists of str; ``digits`` (H, W) fills blanks."""
+    return cell_tokens(puzzle, "_", "x", lambda down, across: f"{down} {across}", digits)
+
+
+def boxed(puzzle, digits=None) -> str:
+    """The essay's boxed display of a puzzle, or of a solution given ``digits``.
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> print(boxed(Puzzle.from_rows([["x", (3, 0)], [(0, 3), "_"]])))
+    ┌───┬───┐
+    │x  │3 0│
+    ├───┼───┤
+    │0 3│_  │
+    └───┴───┘
+    """
+    cells = labels(puzzle, digits)
+    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
+
+    def rule(left, mid, right):
+        return left + mid.join("─" * w for w in widths) + right
+
+    lines = [rule("┌", "┬", "┐")]
+    for i, row in enumerate(cells):
+        if i:
+            lines.append(rule("├", "┼", "┤"))
+        lines.append("│" + "│".join(t.ljust(w) for t, w in zip(row, widths)) + "│")
+    lines.append(rule("└", "┴", "┘"))
+    return "\n".join(lines)
