@@ -24,10 +24,10 @@ demo: install
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
 test: install
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 test-all: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 # The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).
 bench: $(VENV)/.bench-installed
