@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-drafts bench-explain bench-sets install clean clean-cache
+.PHONY: demo test test-all bench bench-quick bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ bench-drafts: $(VENV)/.bench-installed
 # Explanations and grades: explain/grade/hint times and the spread of grades (a section of RESULTS.md).
 bench-explain: $(VENV)/.bench-installed
 	$(BIN)/python bench/explain.py
+
+# Start-up: first run on an empty cache, warm solve, --help, kc, and make test in a fresh clone.
+bench-startup: $(VENV)/.bench-installed
+	$(BIN)/python bench/startup.py --make-test
 
 bench-quick: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py --quick

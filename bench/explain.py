@@ -20,11 +20,12 @@ import time
 import kakuro_np as kn
 from kakuro_np.grade import LABELS
 from kakuro_np.techniques import NAMES
+from sections import markers, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SETS = ("published", "big30", "big40", "long", "many")
-BEGIN, END = "<!-- begin explain.py -->", "<!-- end explain.py -->"
+BEGIN, END = markers("explain.py")
 TARGET_30 = 0.5
 
 
@@ -110,19 +111,6 @@ def report(results, quick) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_section(text: str) -> None:
-    """Put ``text`` in RESULTS.md in place of the old section (or at its end)."""
-    path = os.path.join(HERE, "RESULTS.md")
-    old = open(path).read() if os.path.exists(path) else "# Benchmark results\n"
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        new = head + text.rstrip("\n") + rest.split(END, 1)[1]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    with open(path, "w") as f:
-        f.write(new)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="at most 50 puzzles a set")
@@ -137,7 +125,7 @@ def main():
               flush=True)
     text = report(results, args.quick)
     print(text)
-    write_section(text)
+    write_section("explain.py", text)
 
 
 if __name__ == "__main__":
