@@ -312,8 +312,10 @@ def _say_lone_square(x):
         return f"The digits of {x.name} add up to {used_sum}, not {x.total}."
     cell = _cell_list([x.cells[i]])
     if not 1 <= rest <= 9 or not (x.m[i] >> (rest - 1)) & 1:
-        return (f"{cell} is the last open cell of {x.name} and would need {rest}, "
-                f"which it cannot hold.")
+        where = "only" if len(x.cells) == 1 else "last open"
+        return f"{cell} is the {where} cell of {x.name} and would need {rest}, which it cannot hold."
+    if len(x.cells) == 1:
+        return f"{cell} is the only cell of {x.name}, so it is {rest}."
     return f"{cell} is the last open cell of {x.name}, so it takes {x.total} - {used_sum} = {rest}."
 
 
