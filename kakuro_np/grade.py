@@ -40,6 +40,9 @@ HALF_EFFORT, HALF_FANOUTS = 32, 8
 LABELS = ("easy", "medium", "hard", "expert")
 #: The most fan-outs counted; past them the count stops (and the score is near 100).
 MAX_FANOUTS = 1000
+#: Table rows the fan-out count may sweep in all (each fan-out sweeps every row once):
+#: on a grid with very many rows it stops after FANOUT_WORK // rows fan-outs (at least 10).
+FANOUT_WORK = 20_000_000
 
 
 class Grade(NamedTuple):
@@ -48,7 +51,8 @@ class Grade(NamedTuple):
     score      : 0-100 (see the module's docstring).
     label      : "easy", "medium", "hard" or "expert".
     fanouts    : fan-outs the solve needs after logic (0 when logic alone solves it),
-                 at most MAX_FANOUTS.
+                 at most MAX_FANOUTS (fewer on grids with very many table rows, see
+                 FANOUT_WORK).
     techniques : {technique: how many steps used it}, in the ladder's order.
     hardest    : the hardest technique used, or None.
     status     : where logic alone leads: "solved", "stuck" or "contradiction".
@@ -115,7 +119,7 @@ def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
     """``(fanouts, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
 
     Depth first, rows in lexicographic order, as ``kakuro`` goes; it stops
-    after ``most`` fan-outs.
+    after ``most`` fan-outs, or after FANOUT_WORK table rows swept in all.
 
     Examples
     --------
@@ -126,22 +130,29 @@ def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
     m = model(puzzle)
     if m.status != OK:
         return 0, 0
+    most = min(most, max(10, FANOUT_WORK // max(1, len(m.rows))))
     fanouts = solutions = 0
-    stack = [m.mask.copy()]
-    while stack and fanouts < most:
-        mask = stack.pop()
+    frames = []                 # per open fan-out: its masks, entry, variables, rows, next row
+    mask = m.mask.copy()
+    while True:
         emptied, _, _, perm, _, nalive, _, _, _ = fixpoint_state(m.ent_off, m.ent_var, mask,
                                                                  m.rows, m.tab_off, True)
-        if emptied >= 0:
-            continue
-        k = pick_entry(nalive)
-        if k < 0:
-            solutions += 1
-            continue
-        fanouts += 1
-        live = np.sort(perm[m.tab_off[k]:m.tab_off[k] + nalive[k]])
-        var = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
-        children = np.repeat(mask[None, :], len(live), axis=0)
-        children[:, var] = 1 << (m.rows[live, :len(var)].astype(np.int64) - 1)
-        stack.extend(children[::-1])
-    return fanouts, solutions
+        if emptied < 0:
+            k = pick_entry(nalive)
+            if k < 0:
+                solutions += 1
+            elif fanouts == most:
+                return fanouts, solutions
+            else:
+                fanouts += 1
+                rows = np.sort(perm[m.tab_off[k]:m.tab_off[k] + nalive[k]])
+                frames.append([mask, m.ent_var[m.ent_off[k]:m.ent_off[k + 1]], rows, 0])
+        while frames and frames[-1][3] == len(frames[-1][2]):
+            frames.pop()
+        if not frames:
+            return fanouts, solutions
+        frame = frames[-1]
+        parent, var, rows, i = frame
+        frame[3] = i + 1
+        mask = parent.copy()
+        mask[var] = 1 << (m.rows[rows[i], :len(var)].astype(np.int64) - 1)
