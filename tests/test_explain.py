@@ -214,3 +214,14 @@ def test_published_style_puzzles_never_lose_their_solution():
         for step in steps:
             assert all(solution[cell] not in digits for cell, digits in step.removed.items())
         assert np.array_equal(steps.candidates, kn.reduce(p).candidates), row["name"]
+
+
+def test_grading_an_open_block_is_bounded():
+    """A fully open 9x9 block (every clue 45): logic is stuck at once, and the fan-out count
+    stops after FANOUT_WORK rows swept instead of walking an astronomical tree."""
+    from kakuro_np.grade import FANOUT_WORK
+    rows = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
+    g = kn.grade(rows)
+    assert (g.status, g.label, g.hardest) == ("stuck", "expert", None)
+    assert g.fanouts == max(10, FANOUT_WORK // 6_531_840)
+    assert kn.hint(rows) is None
