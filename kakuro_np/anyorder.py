@@ -20,13 +20,23 @@ seen    : hashes of the solutions found (runs may find one again).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .force import apply_row, fixpoint_state, propagate
 from .jit import NO_DEADLINE, grow, kernel, monotonic_ns
 
-#: Failures allowed in a run, times the run's Luby number.
+#: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
+
+
+class Hunted(NamedTuple):
+    """What a hunt found: ``found`` different solutions, whether it was ``exhausted`` (it saw
+    the whole tree, so ``found`` is exact), and the ``nodes`` it visited."""
+    found: int
+    exhausted: bool
+    nodes: int
 
 
 @kernel
@@ -77,7 +87,7 @@ def solution_hash(mask):
 def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, deadline):
     """Look for ``want`` different solutions, in any order.
 
-    Returns ``(found, exhausted, nodes)``: how many different solutions were
+    Returns ``Hunted(found, exhausted, nodes)``: how many different solutions were
     found (at most ``want``), whether a run went through the whole search
     tree (then ``found`` is the exact number of solutions), and the nodes
     visited. It stops after ``node_budget`` nodes or past ``deadline``
@@ -88,7 +98,7 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
     emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
     if emptied >= 0:
-        return 0, True, 1
+        return Hunted(0, True, 1)
     weight = np.ones(tab_off.shape[0] - 1)
     return hunt(want, node_budget, deadline, weight, mask.copy(), ent_off, ent_var, var_eoff,
                 var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
@@ -147,7 +157,7 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                         if found >= want:
                             mask[:] = root_mask
                             nalive[:] = root_alive
-                            return found, False, nodes
+                            return Hunted(found, False, nodes)
                 else:
                     if depth == cap:
                         cap *= 2
@@ -187,7 +197,7 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                                            and monotonic_ns() > deadline):
                     mask[:] = root_mask
                     nalive[:] = root_alive
-                    return found, False, nodes
+                    return Hunted(found, False, nodes)
                 emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                                     ent_off, ent_var, var_eoff, var_ent, True)
                 if emptied < 0:
@@ -203,4 +213,4 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
         if not cut:                          # the whole tree was seen: the count is exact
             mask[:] = root_mask
             nalive[:] = root_alive
-            return min(leaves, want), True, nodes
+            return Hunted(min(leaves, want), True, nodes)

@@ -19,6 +19,10 @@ from .force import apply_row, fixpoint_state, pick_entry, propagate
 from .jit import NO_DEADLINE, kernel, monotonic_ns
 from .memo import lookup, new_memo, store
 
+#: What a count returns instead of a number when the deadline passed, or when its
+#: nodes ran out.
+COUNT_TIMED_OUT, OUT_OF_NODES = -1, -2
+
 
 @kernel
 def saturating_mul(a, b, cap):
@@ -118,11 +122,12 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     looked up in ``memo`` (see ``memo``), else it fans out over the entry with
     the fewest live rows per undecided cell (a row there decides the most, and
     the order does not matter to a count) and is recorded. The state is
-    restored before returning. Returns -1 once ``deadline`` has passed, -2
-    once the nodes left in ``work[0]`` (one per row tried) have run out.
+    restored before returning. Returns COUNT_TIMED_OUT once ``deadline`` has
+    passed, OUT_OF_NODES once the nodes left in ``work[0]`` (one per row tried)
+    have run out.
     """
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
-        return -1
+        return COUNT_TIMED_OUT
     members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
                                  label)
     n_pieces = starts.shape[0] - 1
@@ -167,7 +172,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
         nalive[:] = saved_alive
         work[0] -= 1
         if work[0] < 0:
-            return -2
+            return OUT_OF_NODES
         apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
                   mask, queue, inq, qstate)
         if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
@@ -209,8 +214,8 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_sl
 
     The puzzle's count is the product of the returned counts (an empty array
     when forced moves decide everything: one solution). ``[0]``: no
-    solution; ``[-1]``: the deadline passed; ``[-2]``: more than ``node_budget``
-    rows were tried. Pieces met again on the way are
+    solution; ``[COUNT_TIMED_OUT]``: the deadline passed; ``[OUT_OF_NODES]``:
+    more than ``node_budget`` rows were tried. Pieces met again on the way are
     counted once, in a memo of ``2**memo_slots_log2`` slots and
     ``memo_words`` key words (see ``memo``).
     """

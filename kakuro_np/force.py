@@ -162,7 +162,8 @@ def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     return alive
 
 
-#: ``build_forced_tables`` forces before building a table estimated at this many rows or more.
+#: ``build_forced_tables`` forces before building a table estimated at this many rows or more
+#: (fixed when it compiles).
 FORCE_BEFORE = 32
 
 

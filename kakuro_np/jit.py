@@ -20,9 +20,13 @@ when_compiling : a hook for the first kernel that is not in the cache, so the
               command line can say that it compiles (once, about 20 s).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
 NO_DEADLINE : a deadline that never comes.
-status      : what a kernel run came to: ``OK``, ``CONTRADICTION`` (no
-              solution), ``OVER_BUDGET`` (tables past ``max_rows``) or
-              ``TIMED_OUT`` (the deadline passed).
+constants   : a module global a kernel reads is frozen into its machine code
+              when it compiles (the cache guard recompiles after an edit); the
+              numbers a caller may tune are arguments, or read by Python code at
+              call time (``solve.CHECK_AFTER``, ``MAX_ROWS``, ...).
+status      : what a kernel run came to (``Status``): ``OK``, ``CONTRADICTION`` (no
+              solution), ``OVER_BUDGET`` (tables past ``max_rows``),
+              ``TIMED_OUT`` (the deadline passed) or ``THRASHING``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from enum import IntEnum
 
 import numba
 import numpy as np
@@ -134,7 +139,18 @@ def when_compiling(say) -> None:
 
 
 NO_DEADLINE = np.iinfo(np.int64).max
-OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT = 0, 1, 2, 3
+
+
+class Status(IntEnum):
+    """What a kernel run came to (the kernels use the int copies below)."""
+    OK = 0              #: done
+    CONTRADICTION = 1   #: no solution
+    OVER_BUDGET = 2     #: the tables would pass ``max_rows``
+    TIMED_OUT = 3       #: the deadline passed
+    THRASHING = 4       #: the search without checks went too long without a solution
+
+
+OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(s) for s in Status)
 _CLOCK_ID = getattr(time, "CLOCK_MONOTONIC", None)
 
 if _CLOCK_ID is not None:

@@ -31,14 +31,15 @@ import numpy as np
 
 from .combos import ALL_DIGITS
 from .anyorder import find_solutions, hunt
-from .counting import count_pieces, count_state, knuth_estimates
+from .counting import (COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, count_state,
+                       knuth_estimates)
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .entries import packed_entries
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .impossible import why_impossible
 from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
-from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, deadline_ns, grow,
-                  kernel, monotonic_ns)
+from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT,
+                  deadline_ns, grow, kernel, monotonic_ns)
 from .jposs import FREE, narrow_masks, var_entries
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -49,13 +50,14 @@ MAX_BYTES = 1 << 30
 FIRST_TRY = 10_000
 #: Knuth probes, and how far past the budget their median must lie to refuse at once.
 PROBES, RISK = 9, 1000.0
-#: ``search`` without checks stopped: it went CHECK_AFTER nodes without a solution.
-THRASHING = 4
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 #: Nodes without a solution after which ``search`` checks each branch before entering it,
 #: and the nodes a check hunts for a solution before it counts (see ``check_node``).
 CHECK_AFTER, CHECK_HUNT = 5000, 2000
+#: What ``check_node`` says of a node: a solution below it is in its witness, there is
+#: one below it, there is none, or the deadline passed.
+WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
 #: ``count(limit=n)`` with ``n`` at most this also hunts for ``n`` solutions in any order.
 HUNT_MAX = 1000
 #: Nodes in the first turn of hunting and of counting; each later turn has GROWTH times more.
@@ -129,6 +131,15 @@ def consistent(mask, witness):
     return True
 
 
+class Found(NamedTuple):
+    """What ``search`` found: ``found`` solutions, their ``digits`` per variable (when
+    stored), the ``nodes`` visited, and the ``status`` (see ``jit.Status``)."""
+    found: int
+    digits: np.ndarray
+    nodes: int
+    status: int
+
+
 @kernel
 def check_node(node, witness, has_witness, weight, memo, label, work, deadline, hunt_nodes,
                ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
@@ -139,26 +150,26 @@ def check_node(node, witness, has_witness, weight, memo, label, work, deadline, 
     it. Else first a short hunt in any order (``anyorder``), which finds a
     solution below most nodes that have one, or goes through every branch of
     a small node; else a count up to one (``counting``), whose memo of pieces
-    refutes a piece once for every branch it recurs on. Returns 2 (yes, a
-    solution is in ``witness[node]``), 1 (yes), 0 (no) or -1 (the deadline
-    passed), and sets ``has_witness[node]``.
+    refutes a piece once for every branch it recurs on. Returns WITNESSED (yes,
+    a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
+    CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
     has_witness[node] = False
     if node > 0 and has_witness[node - 1] and consistent(mask, witness[node - 1]):
         witness[node] = witness[node - 1]
         has_witness[node] = True
-        return 2
+        return WITNESSED
     found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness[node],
                                ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
                                nalive, mask, queue, inq, qstate)
     if found:
         has_witness[node] = True
-        return 2
+        return WITNESSED
     if exhausted:
-        return 0
+        return EMPTY
     c = count_state(np.int64(1), ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
                     nalive, mask, queue, inq, qstate, label, memo, deadline, work)
-    return min(c, 1)
+    return CHECK_TIMED_OUT if c < 0 else SOLVABLE if c > 0 else EMPTY
 
 
 @kernel
@@ -175,10 +186,10 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
     their order are those of plain fan-out. With ``hunt_nodes`` None the
     checks are not compiled in, and the search stops with THRASHING instead.
 
-    Returns ``(n_found, solutions, nodes, status)``: how many solutions were
-    found (at most ``limit``), their digits per variable if ``store`` (else an
-    empty array), how many nodes were visited, and OK, TIMED_OUT (the
-    deadline passed; what was found so far is returned) or THRASHING.
+    Returns a ``Found``: how many solutions were found (at most ``limit``),
+    their digits per variable if ``store`` (else an empty array), how many
+    nodes were visited, and OK, TIMED_OUT (the deadline passed; what was
+    found so far is returned) or THRASHING.
     ``mask`` is left at the last node.
     """
     E = tab_off.shape[0] - 1
@@ -187,7 +198,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
     emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
         ent_off, ent_var, mask, rows, tab_off, True)
     if emptied >= 0:
-        return 0, solutions[:0], 1, OK
+        return Found(0, solutions[:0], 1, OK)
     cap = 16
     saved_mask = np.zeros((cap, V), np.int64)
     saved_alive = np.zeros((cap, E), np.int64)
@@ -265,21 +276,21 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
             nodes += 1
             since += 1
             if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
-                return found, solutions[:found], nodes, TIMED_OUT
+                return Found(found, solutions[:found], nodes, TIMED_OUT)
             if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                          ent_off, ent_var, var_eoff, var_ent, True) >= 0:
                 continue
             if hunt_nodes is None:          # without checks (compiled apart): stop
                 if since > check_after:
-                    return found, solutions[:found], nodes, THRASHING
+                    return Found(found, solutions[:found], nodes, THRASHING)
             else:
                 if checking:
                     c = check_node(depth, witness, has_witness, weight, memo, label, work,
                                    deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
                                    rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                    if c < 0:
-                        return found, solutions[:found], nodes, TIMED_OUT
-                    if c == 0:
+                    if c == CHECK_TIMED_OUT:
+                        return Found(found, solutions[:found], nodes, TIMED_OUT)
+                    if c == EMPTY:
                         continue
                 elif since > check_after:   # thrashing: check from here on
                     checking = True
@@ -302,14 +313,14 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                         c = check_node(a, witness, has_witness, weight, memo, label, work,
                                        deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
                                        rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                        if c < 0:
-                            return found, solutions[:found], nodes, TIMED_OUT
-                        if c == 0 or a == depth:
+                        if c == CHECK_TIMED_OUT:
+                            return Found(found, solutions[:found], nodes, TIMED_OUT)
+                        if c == EMPTY or a == depth:
                             break
                         a += 1
-                    if c == 0:
+                    if c == EMPTY:
                         if a == 0:
-                            return found, solutions[:found], nodes, OK
+                            return Found(found, solutions[:found], nodes, OK)
                         depth = a              # the node at depth a has no solution
                         n_cand = stop[a - 1]
                         continue
@@ -317,7 +328,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
             break
         if not at_node:
             break
-    return found, solutions[:found], nodes, OK
+    return Found(found, solutions[:found], nodes, OK)
 
 
 @kernel
@@ -491,10 +502,10 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
         pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
                               np.int64(min(cap, NO_LIMIT)), np.int64(deadline), SLOTS_LOG2,
                               DATA_WORDS, np.int64(turn))
-        if not (pieces == -2).any():
+        if not (pieces == OUT_OF_NODES).any():
             break
         turn = min(turn, NO_LIMIT // GROWTH) * GROWTH
-    if (pieces == -1).any():
+    if (pieces == COUNT_TIMED_OUT).any():
         raise SolveTimeout(f"timed out after {timeout} s while counting")
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
         raise TooManySolutions(
