@@ -167,22 +167,15 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     >>> ex[1].placed
     {(1, 1): 1}
     """
-    from .formats import as_puzzle
-    limit = -1 if max_steps is None else _count(max_steps, "max_steps", None)
-    top = N_TECHNIQUES if top is None else _count(top, "top", N_TECHNIQUES)
-    board = _board(as_puzzle(grid))
-    start_mask = _start_masks(board, candidates)
+    board, start_mask, mask, climbed = _climb(grid, candidates, max_steps, top)
     cells = _cell_pairs(board)
-    if not start_mask.all():                    # a cell starts with no candidate
+    if climbed is None:                         # a cell starts with no candidate
         empty = [cells[v] for v in np.flatnonzero(start_mask == 0)]
         start = _candidates(board, start_mask)
         return Explanation([], "contradiction", start, start, board.puzzle,
                            f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} "
                            f"no candidate to start with")
-    mask = start_mask.copy()
-    status, tech, entry, info, change_off, change_var, change_old, change_new = climb(
-        board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff, board.var_ent,
-        mask, np.int64(limit), np.int64(top))
+    status, tech, entry, info, change_off, change_var, change_old, change_new = climbed
     state = start_mask.copy()
     steps = []
     for s in range(len(tech)):
@@ -198,6 +191,37 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
 
 
 _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}
+
+
+def _climb(grid, candidates=None, max_steps=None, top=None) -> tuple:
+    """``(board, start_mask, mask, climbed)``: the ladder run on a puzzle, as ``climb``
+    records it (None when a cell starts with no candidate), with the masks it left."""
+    from .formats import as_puzzle
+    limit = -1 if max_steps is None else _count(max_steps, "max_steps", None)
+    top = N_TECHNIQUES if top is None else _count(top, "top", N_TECHNIQUES)
+    board = _board(as_puzzle(grid))
+    start_mask = _start_masks(board, candidates)
+    mask = start_mask.copy()
+    if not start_mask.all():
+        return board, start_mask, mask, None
+    climbed = climb(board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
+                    board.var_ent, mask, np.int64(limit), np.int64(top))
+    return board, start_mask, mask, climbed
+
+
+def technique_counts(grid) -> tuple:
+    """``(status, {technique: steps})`` of the solve by logic, without its sentences.
+
+    Examples
+    --------
+    >>> technique_counts([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    ('solved', {'no repeats': 4, 'lone square': 1, 'unique combination': 2})
+    """
+    board, _, _, climbed = _climb(grid)
+    if climbed is None:
+        return "contradiction", {}
+    uses = np.bincount(climbed[1], minlength=N_TECHNIQUES)
+    return _STATUS[climbed[0]], {NAMES[t]: int(uses[t]) for t in np.flatnonzero(uses)}
 
 
 def _count(value, name, most) -> int:

@@ -21,10 +21,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .explain import explain
+from .explain import technique_counts
 from .force import fixpoint_state, pick_entry
 from .jit import OK
-from .techniques import NAMES
 
 #: The level of each technique of the ladder.
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
@@ -95,16 +94,12 @@ def grade(grid) -> Grade:
     """
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
-    steps = explain(puzzle)
-    counts = {}
-    for step in steps:
-        counts[step.technique] = counts.get(step.technique, 0) + 1
-    techniques = {name: counts[name] for name in NAMES if name in counts}
+    status, techniques = technique_counts(puzzle)
     hardest = max(techniques, key=LEVELS.get, default=None)
     level = LEVELS[hardest] if hardest else 0
     effort = sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items())
-    fanouts, solutions = 0, int(steps.status == "solved")
-    if steps.status == "stuck":
+    fanouts, solutions = 0, int(status == "solved")
+    if status == "stuck":
         fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS)
     if fanouts:
         score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
@@ -112,7 +107,7 @@ def grade(grid) -> Grade:
     else:
         score = 10 * level + 9.9 * (1 - 2 ** (-effort / HALF_EFFORT))
         label = LABELS[min(level // 2, len(LABELS) - 1)]
-    return Grade(round(score, 1), label, fanouts, techniques, hardest, steps.status, solutions)
+    return Grade(round(score, 1), label, fanouts, techniques, hardest, status, solutions)
 
 
 def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
