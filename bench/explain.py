@@ -73,7 +73,7 @@ def report(results, quick) -> str:
              f"{' (quick: at most 50 puzzles a set)' if quick else ''}, in one process after a "
              "warm-up; `explain` is the best of 3 calls, `grade` (which explains again and "
              "counts fan-outs where logic stops) and `hint` one call each.", ""]
-    big = [r for r in results.get("big30", [])]
+    big = results.get("big30", [])
     if big:
         worst = max(r["explain"] for r in big)
         lines.append(f"- **{'PASS' if worst <= TARGET_30 else 'FAIL'}** `explain` on a 30x30 "

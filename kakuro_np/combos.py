@@ -69,6 +69,29 @@ POPCOUNT = np.array([bin(s).count("1") for s in range(512)], np.int32)
 LOWEST_DIGIT = np.array([(s & -s).bit_length() for s in range(512)], np.int32)
 
 
+def candidate_grid(shape, var_cell, mask) -> tuple:
+    """``(candidates, digits)`` of a grid from its variables' digit sets.
+
+    ``candidates`` is (H, W, 9) bool, True while digit ``d`` (index ``d - 1``) is
+    possible; ``digits`` is (H, W) int8, a cell's lone candidate, else 0.
+    ``var_cell[v]`` is the flat cell of variable ``v`` and ``mask[v]`` its digit set.
+
+    Examples
+    --------
+    >>> cand, digits = candidate_grid((1, 3), np.array([1, 2]), np.array([0b100, 0b11]))
+    >>> digits.tolist(), cand[0, 2].nonzero()[0].tolist()
+    ([[0, 3, 0]], [0, 1])
+    """
+    H, W = shape
+    bits = (np.asarray(mask)[:, None] >> np.arange(9)) & 1
+    candidates = np.zeros((H * W, 9), bool)
+    candidates[var_cell] = bits.astype(bool)
+    ones = bits.sum(axis=1) == 1
+    digits = np.zeros(H * W, np.int8)
+    digits[var_cell[ones]] = bits[ones].argmax(axis=1) + 1
+    return candidates.reshape(H, W, 9), digits.reshape(H, W)
+
+
 def kc(total: int, length: int) -> np.ndarray:
     """Every ascending combination of ``length`` distinct digits 1-9 summing to ``total``.
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .combos import ALL_DIGITS, kc
+from .combos import ALL_DIGITS, candidate_grid, kc
 from .entries import packed_entries
 from .jposs import var_entries
 from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
@@ -62,12 +62,10 @@ class Explanation(list):
     reason     : with a contradiction, which cell has no candidate left; else "".
     """
 
-    def __init__(self, steps, status, start, candidates, puzzle, reason=""):
+    def __init__(self, steps, status, start, candidates, digits, puzzle, reason=""):
         super().__init__(steps)
-        self.status, self.start, self.candidates = status, start, candidates
+        self.status, self.start, self.candidates, self.digits = status, start, candidates, digits
         self.puzzle, self.reason = puzzle, reason
-        ones = candidates.sum(axis=2) == 1
-        self.digits = np.where(ones, candidates.argmax(axis=2) + 1, 0).astype(np.int8)
 
     def __str__(self):
         lines = [f"{i:>4}. {step}" for i, step in enumerate(self, 1)]
@@ -125,12 +123,9 @@ def _start_masks(board, candidates) -> np.ndarray:
     return np.where(given > 0, 1 << np.maximum(given - 1, 0), mask)
 
 
-def _candidates(board, mask) -> np.ndarray:
-    """(H, W, 9) bool from the variables' digit sets."""
-    H, W = board.puzzle.shape
-    out = np.zeros((H * W, 9), bool)
-    out[board.var_cell] = (mask[:, None] >> np.arange(9)) & 1
-    return out.reshape(H, W, 9)
+def _candidates(board, mask) -> tuple:
+    """``(candidates, digits)`` of the grid from the variables' digit sets."""
+    return candidate_grid(board.puzzle.shape, board.var_cell, mask)
 
 
 def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
@@ -171,8 +166,8 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     cells = _cell_pairs(board)
     if climbed is None:                         # a cell starts with no candidate
         empty = [cells[v] for v in np.flatnonzero(start_mask == 0)]
-        start = _candidates(board, start_mask)
-        return Explanation([], "contradiction", start, start, board.puzzle,
+        start, digits = _candidates(board, start_mask)
+        return Explanation([], "contradiction", start, start, digits, board.puzzle,
                            f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} "
                            f"no candidate to start with")
     status, tech, entry, info, change_off, change_var, change_old, change_new = climbed
@@ -186,8 +181,8 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     if status == CONTRADICTION:
         empty = [cells[v] for v in change_var[change_off[-2]:][change_new[change_off[-2]:] == 0]]
         reason = f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} no candidate left"
-    return Explanation(steps, _STATUS[status], _candidates(board, start_mask),
-                       _candidates(board, mask), board.puzzle, reason)
+    return Explanation(steps, _STATUS[status], _candidates(board, start_mask)[0],
+                       *_candidates(board, mask), board.puzzle, reason)
 
 
 _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .combos import ALL_DIGITS
+from .combos import ALL_DIGITS, candidate_grid
 from .anyorder import find_solutions, hunt
 from .counting import (COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, count_state,
                        knuth_estimates)
@@ -543,19 +543,13 @@ def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
     m = model(grid, max_rows, deadline_ns(timeout))
-    H, W = m.puzzle.shape
     mask = m.mask.copy()
     culprit = m.culprit
     if m.status == OK:
         culprit = fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)
-    bits = (mask[:, None] >> np.arange(9)) & 1
-    candidates = np.zeros((H * W, 9), bool)
-    candidates[m.var_cell] = bits.astype(bool)
-    ones = bits.sum(axis=1) == 1
-    digits = np.zeros(H * W, np.int8)
-    digits[m.var_cell[ones]] = bits[ones].argmax(axis=1) + 1
+    candidates, digits = candidate_grid(m.puzzle.shape, m.var_cell, mask)
     if culprit >= 0:
-        return Reduction(candidates.reshape(H, W, 9), digits.reshape(H, W), "contradiction",
-                         m.puzzle, why_impossible(m.puzzle, m.packed, culprit))
-    status = "solved" if ones.all() else "stuck"
-    return Reduction(candidates.reshape(H, W, 9), digits.reshape(H, W), status, m.puzzle)
+        return Reduction(candidates, digits, "contradiction", m.puzzle,
+                         why_impossible(m.puzzle, m.packed, culprit))
+    status = "solved" if (digits.ravel()[m.var_cell] > 0).all() else "stuck"
+    return Reduction(candidates, digits, status, m.puzzle)
