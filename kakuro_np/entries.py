@@ -78,12 +78,15 @@ def scan_entries(blank, down, across):
     ent_off = np.zeros(most, np.int64)
     ent_cell = np.zeros(2 * H * W, np.int64)
     ent_sum = np.zeros(most, np.int64)
-    n_ent, n_cell, code, r, c, n = _scan_runs(blank, across, False, ent_off, ent_cell,
-                                              ent_sum, 0, 0)
+    # both passes on C-ordered copies, the flag and counts as int64: one compile of _scan_runs
+    n_ent, n_cell, code, r, c, n = _scan_runs(blank.copy(), across.copy(), np.int64(0),
+                                              ent_off, ent_cell, ent_sum, np.int64(0),
+                                              np.int64(0))
     n_across = n_ent
     if code == 0:
-        n_ent, n_cell, code, r, c, n = _scan_runs(blank.T, down.T, True, ent_off, ent_cell,
-                                                  ent_sum, n_ent, n_cell)
+        n_ent, n_cell, code, r, c, n = _scan_runs(np.ascontiguousarray(blank.T),
+                                                  np.ascontiguousarray(down.T), np.int64(1),
+                                                  ent_off, ent_cell, ent_sum, n_ent, n_cell)
     return ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent], n_across, code, r, c, n
 
 

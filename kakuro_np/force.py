@@ -20,7 +20,7 @@ import numpy as np
 
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
                   kernel, monotonic_ns)
-from .jposs import compact_cells, estimate, gen_table, split_tables, var_entries
+from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
 from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 
@@ -138,9 +138,13 @@ def fixpoint_state(ent_off, ent_var, mask, rows, tab_off, stop_on_empty):
     """
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    perm = np.arange(rows.shape[0]).astype(np.int32)
+    perm = np.empty(rows.shape[0], np.int32)
+    for r in range(rows.shape[0]):
+        perm[r] = r
     pos = perm.copy()
-    nalive = np.diff(tab_off)
+    nalive = np.empty(E, np.int64)
+    for k in range(E):
+        nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
     for k in range(E):
         enqueue(queue, inq, qstate, k)
@@ -174,7 +178,8 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     Entries are built in the essay's order (the smallest estimate first), but
     before a table estimated at FORCE_BEFORE rows or more the masks are forced
     through every table built so far, so the long runs, built last, are
-    generated against narrow masks. Only the
+    generated against narrow masks (first narrowed entry by entry:
+    ``jposs.narrow_masks``). Only the
     rows alive at the fixpoint are kept, in lexicographic order, packed in
     entry order. Returns ``(rows, tab_off, status, culprit)``: OK, or
     CONTRADICTION with the entry that emptied, OVER_BUDGET past ``max_rows``
@@ -182,9 +187,13 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    empty = np.zeros((0, 9), np.int8)
+    culprit = narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent)
+    if culprit >= 0:
+        return empty, np.zeros(E + 1, np.int64), CONTRADICTION, culprit
     # a heap of estimate * E + entry: the smallest estimate first, ties to the lower index
     heap = np.empty(4 * E + 1, np.int64)
-    n_heap = 0
+    n_heap = np.int64(0)                        # not the literal 0: one compile of the heap
     for k in range(E):
         n_heap = heap_push(heap, n_heap, estimate(ent_off, ent_var, mask, k) * E + k)
     rows = np.zeros((max(16, 4 * E), 9), np.int8)
@@ -195,8 +204,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     nalive = np.full(E, -1, np.int64)
     queue, inq, qstate = new_queue(E)
     cell_masks = np.zeros(9, np.int64)
-    n_rows = 0
-    empty = np.zeros((0, 9), np.int8)
+    n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return empty, start, TIMED_OUT, -1
@@ -253,7 +261,8 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         j = tab_off[k]
         for r in range(start[k], end[k]):
             if keep[r]:
-                out[j] = rows[r]
+                for p in range(9):
+                    out[j, p] = rows[r, p]
                 j += 1
     return out, tab_off, OK, -1
 

@@ -187,10 +187,23 @@ else:  # pragma: no cover - platforms without clock_gettime
 
 
 @kernel
+def copy_into(dst, src):
+    """Copy the C-contiguous ``src`` into the start of the C-contiguous ``dst``, item by item.
+
+    A loop rather than ``dst[:n] = src``: the slice assignment compiles numpy's
+    shape checks and their error messages, a second or more of the first run.
+    """
+    flat_dst = dst.reshape(dst.size)
+    flat_src = src.reshape(src.size)
+    for i in range(flat_src.shape[0]):
+        flat_dst[i] = flat_src[i]
+
+
+@kernel
 def grow(a, n):
     """A copy of ``a`` with room for ``n`` items along its first axis (the new ones 0)."""
     b = np.zeros((n,) + a.shape[1:], a.dtype)
-    b[:a.shape[0]] = a
+    copy_into(b, a)
     return b
 
 
@@ -202,8 +215,43 @@ def grow_unset(a, n):
     costs only what is used.
     """
     b = np.empty((n,) + a.shape[1:], a.dtype)
-    b[:a.shape[0]] = a
+    copy_into(b, a)
     return b
+
+
+#: Shell sort's gaps (Ciura's), largest first; past the largest, gaps grow by 9/4.
+_GAPS = np.array([701, 301, 132, 57, 23, 10, 4, 1], np.int64)
+
+
+@kernel
+def _gap_pass(a, lo, hi, gap):
+    """Insertion sort of each ``gap``-strided run of ``a[lo:hi]``."""
+    for i in range(lo + gap, hi):
+        x = a[i]
+        j = i
+        while j >= lo + gap and a[j - gap] > x:
+            a[j] = a[j - gap]
+            j -= gap
+        a[j] = x
+
+
+@kernel
+def sort_ints(a, lo, hi):
+    """Sort ``a[lo:hi]`` in place, ascending (Shell sort with Ciura's gaps).
+
+    The search sorts a table's few live rows at each node; ``np.sort`` would
+    compile a quicksort for each array type, over a second of the first run.
+    """
+    n = hi - lo
+    gap = _GAPS[0]
+    while gap * 9 // 4 < n:
+        gap = gap * 9 // 4
+    while gap > _GAPS[0]:               # the extended gaps, largest first
+        _gap_pass(a, lo, hi, gap)
+        gap = gap * 4 // 9
+    for g in range(_GAPS.shape[0]):
+        if _GAPS[g] < n:
+            _gap_pass(a, lo, hi, _GAPS[g])
 
 
 def deadline_ns(timeout) -> int:

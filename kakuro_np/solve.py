@@ -39,8 +39,8 @@ from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .impossible import why_impossible
 from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT,
-                  deadline_ns, grow, kernel, monotonic_ns)
-from .jposs import FREE, narrow_masks, var_entries
+                  copy_into, deadline_ns, grow, kernel, monotonic_ns, sort_ints)
+from .jposs import FREE, var_entries
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
@@ -64,7 +64,6 @@ HUNT_MAX = 1000
 FIRST_TURN, GROWTH = 1000, 4
 
 
-@kernel
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
 
@@ -75,40 +74,18 @@ def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """
     flat_blank = blank.ravel()
     var_cell = np.flatnonzero(flat_blank)
-    V = var_cell.shape[0]
+    V = len(var_cell)
     cell_var = np.full(flat_blank.shape[0], -1, np.int64)
-    for v in range(V):
-        cell_var[var_cell[v]] = v
+    cell_var[var_cell] = np.arange(V)
     in_entry = np.zeros(V, np.bool_)
-    for i in range(ent_cell.shape[0]):
-        in_entry[cell_var[ent_cell[i]]] = True
+    in_entry[cell_var[ent_cell]] = True
     loose = np.flatnonzero(~in_entry)
-    E0 = ent_sum.shape[0]
-    E = E0 + loose.shape[0]
-    off = np.zeros(E + 1, np.int64)
-    off[:E0 + 1] = ent_off
-    var = np.zeros(ent_cell.shape[0] + loose.shape[0], np.int64)
-    for i in range(ent_cell.shape[0]):
-        var[i] = cell_var[ent_cell[i]]
-    sums = np.zeros(E, np.int64)
-    sums[:E0] = ent_sum
-    for j in range(loose.shape[0]):
-        var[ent_cell.shape[0] + j] = loose[j]
-        off[E0 + j + 1] = off[E0 + j] + 1
-        sums[E0 + j] = FREE
-    mask = np.full(V, ALL_DIGITS, np.int64)
-    flat_given = given.ravel()
-    for v in range(V):
-        if flat_given[var_cell[v]] > 0:
-            mask[v] = 1 << (flat_given[var_cell[v]] - 1)
-    var_eoff, var_ent = var_entries(off, var, V)
-    empty_rows = np.zeros((0, 9), np.int8)
-    empty_off = np.zeros(E + 1, np.int64)
-    culprit = narrow_masks(off, var, sums, mask, var_eoff, var_ent)
-    if culprit >= 0:
-        return CONTRADICTION, culprit, var_cell, off, var, sums, mask, empty_rows, empty_off
-    rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows,
-                                                         deadline)
+    off = np.concatenate([ent_off, ent_off[-1] + 1 + np.arange(len(loose))]).astype(np.int64)
+    var = np.concatenate([cell_var[ent_cell], loose]).astype(np.int64)
+    sums = np.concatenate([ent_sum, np.full(len(loose), FREE)]).astype(np.int64)
+    digit = given.ravel()[var_cell].astype(np.int64)
+    mask = np.where(digit > 0, 1 << np.maximum(digit - 1, 0), ALL_DIGITS).astype(np.int64)
+    rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows, deadline)
     return status, culprit, var_cell, off, var, sums, mask, rows, tab_off
 
 
@@ -209,7 +186,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
     stop = np.zeros(cap, np.int64)
     nxt = np.zeros(cap, np.int64)
     cand = np.zeros(64, np.int64)
-    n_cand = 0
+    n_cand = np.int64(0)                     # not the literal 0: one compile of sort_ints
     depth = 0
     found = 0
     nodes = 1
@@ -227,9 +204,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
             if k < 0:                                  # every table has one row
                 if store:
                     if found == solutions.shape[0]:
-                        bigger = np.zeros((2 * found, V), np.int8)
-                        bigger[:found] = solutions
-                        solutions = bigger
+                        solutions = grow(solutions, 2 * found)
                     for v in range(V):
                         solutions[found, v] = mask_digit(mask[v])
                 found += 1
@@ -251,9 +226,11 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                 n = nalive[k]
                 if n_cand + n > cand.shape[0]:
                     cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                cand[n_cand:n_cand + n] = np.sort(perm[tab_off[k]:tab_off[k] + n])
-                saved_mask[depth] = mask
-                saved_alive[depth] = nalive
+                for i in range(n):
+                    cand[n_cand + i] = perm[tab_off[k] + i]
+                sort_ints(cand, n_cand, n_cand + n)
+                copy_into(saved_mask[depth], mask)
+                copy_into(saved_alive[depth], nalive)
                 branch[depth] = k
                 first[depth] = n_cand
                 nxt[depth] = n_cand
@@ -269,8 +246,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                 continue
             r = cand[nxt[d]]
             nxt[d] += 1
-            mask[:] = saved_mask[d]
-            nalive[:] = saved_alive[d]
+            copy_into(mask, saved_mask[d])
+            copy_into(nalive, saved_alive[d])
             apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
                       pos, nalive, mask, queue, inq, qstate)
             nodes += 1
@@ -297,10 +274,10 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                     if not memo_made:
                         memo = new_memo(SLOTS_LOG2, DATA_WORDS)
                         memo_made = True
-                    a = 0                      # top-down: the first empty node is cut
+                    a = np.int64(0)            # top-down: the first empty node is cut
                     while True:
-                        mask[:] = saved_mask[max(a - 1, 0)]
-                        nalive[:] = saved_alive[max(a - 1, 0)]
+                        copy_into(mask, saved_mask[max(a - 1, 0)])
+                        copy_into(nalive, saved_alive[max(a - 1, 0)])
                         if a > 0:              # rebuild node a: checks above moved rows in perm
                             apply_row(branch[a - 1], cand[nxt[a - 1] - 1], ent_off, ent_var,
                                       var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
@@ -308,8 +285,8 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                             propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                                       ent_off, ent_var, var_eoff, var_ent, True)
                             if a < depth:
-                                saved_mask[a] = mask
-                                saved_alive[a] = nalive
+                                copy_into(saved_mask[a], mask)
+                                copy_into(saved_alive[a], nalive)
                         c = check_node(a, witness, has_witness, weight, memo, label, work,
                                        deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
                                        rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
