@@ -59,6 +59,12 @@ def _say_when_compiling() -> None:
         _notice_armed = True
 
 
+def _compile_ahead(*names: str) -> None:
+    """On an empty cache, compile these kernels in a helper process meanwhile (``ahead``)."""
+    from . import ahead
+    ahead.start(*names)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
@@ -85,6 +91,7 @@ def cmd_solve(args) -> int:
     from .solve import count, kakuro
     from .svg import svg
     several = len(args.files) > 1
+    _compile_ahead("count" if args.count else "search")
     for i, path in enumerate(args.files):
         puzzle = _load(path, args.format)
         name = _name(path)
@@ -125,6 +132,7 @@ def cmd_check(args) -> int:
     from .check import check
     from .solve import count, reduce
     worst = EXIT_OK
+    _compile_ahead("count")
     for path in args.files:
         puzzle = _load(path, args.format)
         if puzzle.given.any():                      # a player's digits: check them
@@ -151,6 +159,7 @@ def cmd_check(args) -> int:
 
 def cmd_explain(args) -> int:
     from .explain import explain
+    _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
     steps = explain(puzzle, max_steps=args.max_steps)
     print(steps)
@@ -187,6 +196,7 @@ def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
 
 def cmd_hint(args) -> int:
     from .explain import explain, hint
+    _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
     first = hint(puzzle)
     if first is not None and (first.technique == "mistake" or not args.place):
@@ -207,6 +217,7 @@ def cmd_hint(args) -> int:
 
 def cmd_grade(args) -> int:
     from .grade import grade
+    _compile_ahead("climb")
     for path in args.files:
         print(f"{_name(path)}: {grade(_load(path, args.format))}")
     return EXIT_OK

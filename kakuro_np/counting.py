@@ -16,7 +16,7 @@ import numpy as np
 
 from .combos import POPCOUNT
 from .force import apply_row, fixpoint_state, pick_entry, propagate
-from .jit import NO_DEADLINE, kernel, monotonic_ns
+from .jit import INT, INTS, NO_DEADLINE, ROWS, kernel, monotonic_ns
 from .memo import lookup, new_memo, store
 
 #: What a count returns instead of a number when the deadline passed, or when its
@@ -205,6 +205,10 @@ def count_state(limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
     return count_scope(np.arange(tab_off.shape[0] - 1), limit, ent_off, ent_var, var_eoff,
                        var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
                        label, memo, deadline, work)
+
+
+#: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
+COUNT_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, INT, INT, INT, INT)
 
 
 @kernel

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
 from .entries import packed_entries
 from .jposs import var_entries
@@ -199,6 +200,7 @@ def _climb(grid, candidates=None, max_steps=None, top=None) -> tuple:
     mask = start_mask.copy()
     if not start_mask.all():
         return board, start_mask, mask, None
+    ahead.wait("climb")                          # the command line may compile it ahead
     climbed = climb(board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
                     board.var_ent, mask, np.int64(limit), np.int64(top))
     return board, start_mask, mask, climbed

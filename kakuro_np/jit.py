@@ -117,6 +117,9 @@ def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
 CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
 
 kernel = numba.njit(cache=True, nogil=True)
+#: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors
+#: (offsets, variables, masks) and int8 table rows, each C-ordered and writable.
+INT, INTS, ROWS = types.int64, types.int64[::1], types.int8[:, ::1]
 
 
 def when_compiling(say) -> None:

@@ -28,7 +28,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 
+from . import ahead
 from .combos import ALL_DIGITS, candidate_grid
 from .anyorder import find_solutions, hunt
 from .counting import (COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, count_state,
@@ -39,7 +41,7 @@ from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .impossible import why_impossible
 from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
 from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT,
-                  copy_into, deadline_ns, grow, kernel, monotonic_ns, sort_ints)
+                  INT, INTS, ROWS, copy_into, deadline_ns, grow, kernel, monotonic_ns, sort_ints)
 from .jposs import FREE, var_entries
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -147,6 +149,10 @@ def check_node(node, witness, has_witness, weight, memo, label, work, deadline, 
     c = count_state(np.int64(1), ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
                     nalive, mask, queue, inq, qstate, label, memo, deadline, work)
     return CHECK_TIMED_OUT if c < 0 else SOLVABLE if c > 0 else EMPTY
+
+
+#: The types ``kakuro()`` calls ``search`` with (see ``ahead``).
+SEARCH_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, types.boolean, INT, INT, types.none)
 
 
 @kernel
@@ -393,6 +399,8 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
 
+    ahead.wait("search")                    # the command line may compile it ahead
+
     def run(cap):
         for hunt_nodes in (None, np.int64(CHECK_HUNT)):   # checks only once it thrashes
             found, digits, _, status = search(
@@ -469,6 +477,7 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     if m.status != OK or cap == 0:
         return 0
     turn = FIRST_TURN if cap <= HUNT_MAX else NO_LIMIT
+    ahead.wait("count")
     while True:
         if turn < NO_LIMIT:                  # a turn of hunting in any order
             found, exhausted, _ = find_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows,

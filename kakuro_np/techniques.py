@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
-from .jit import kernel
+from .jit import INT, INTS, kernel
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
 (NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,
@@ -529,6 +529,10 @@ def push_touched(stack, size, touched, n):
             stack[t, size[t]] = touched[i]
             size[t] += 1
     return stack
+
+
+#: The types ``explain`` calls ``climb`` with (see ``ahead``).
+CLIMB_TYPES = (INTS, INTS, INTS, INTS, INTS, INTS, INT, INT)
 
 
 @kernel

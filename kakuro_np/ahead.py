@@ -1,0 +1,105 @@
+"""Compile a kernel in a helper process while this one compiles others: the first run, on two cores.
+
+On an empty cache, ``kakuro-np solve`` compiles two trees of kernels one after the
+other: the table build (``force.build_forced_tables``) and the search
+(``solve.search``). The command line starts a helper process that compiles the
+search for the types the solver will call it with and saves it in numba's cache,
+while the main process builds the tables; just before its first call, the solver
+waits for the helper (``wait``), and the call then loads the kernel from the cache.
+
+Glossary
+--------
+ahead   : a kernel named in ``KERNELS``: where it lives and the argument types
+          its caller passes (the ``*_TYPES`` tuples next to each kernel; a test
+          holds them equal to what the callers really pass).
+helper  : ``python -m kakuro_np.ahead NAME``, started by ``start(NAME)`` only when
+          the kernel's cache index is missing; its output is dropped, and a
+          helper that fails costs nothing but the time: the caller compiles.
+wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
+          it is killed); a no-op when none was started.
+
+Examples
+--------
+>>> wait("search")            # nothing started: returns at once
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import os
+import subprocess
+import sys
+
+#: name -> (module, kernel, the module's tuple of argument types).
+KERNELS = {
+    "search": ("kakuro_np.solve", "search", "SEARCH_TYPES"),
+    "count": ("kakuro_np.counting", "count_pieces", "COUNT_TYPES"),
+    "climb": ("kakuro_np.techniques", "climb", "CLIMB_TYPES"),
+}
+#: The longest wait for a helper before it is killed and the caller compiles alone.
+WAIT_S = 300
+_helpers: dict[str, subprocess.Popen] = {}
+
+
+def kernel_of(name: str):
+    """The kernel (a numba dispatcher) and its argument types for ``name``."""
+    module, kernel, types = KERNELS[name]
+    mod = importlib.import_module(module)
+    return getattr(mod, kernel), getattr(mod, types)
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether numba's cache has an index for this kernel (True when it cannot tell)."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:                     # numba's internals moved: do nothing ahead
+        return True
+
+
+def start(*names: str) -> None:
+    """Start a helper compiling each named kernel that is not in the cache yet."""
+    for name in names:
+        if name in _helpers or is_cached(kernel_of(name)[0]):
+            continue
+        try:
+            _helpers[name] = subprocess.Popen(
+                [sys.executable, "-m", "kakuro_np.ahead", name], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:                        # no interpreter to start: compile here
+            continue
+        if len(_helpers) == 1:
+            atexit.register(stop_all)
+
+
+def wait(name: str) -> None:
+    """Wait for the helper compiling ``name``, if one was started (see the glossary)."""
+    helper = _helpers.pop(name, None)
+    if helper is None:
+        return
+    try:
+        helper.wait(timeout=WAIT_S)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        helper.wait()
+
+
+def stop_all() -> None:
+    """Kill the helpers still running (at exit, or when a run stops early)."""
+    while _helpers:
+        _, helper = _helpers.popitem()
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+
+
+def main(argv=None) -> int:
+    """The helper: compile each named kernel for its types (numba saves it in the cache)."""
+    for name in (sys.argv[1:] if argv is None else argv):
+        kernel, types = kernel_of(name)
+        kernel.compile(types)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""Compiling ahead: the declared argument types are the ones the callers pass, and the helper
+process compiles into the cache that the caller then loads from."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import kakuro_np as kn
+from kakuro_np import ahead
+from conftest import PUZZLES, ROOT
+
+K2 = str(PUZZLES / "k2.txt")
+CALLERS = {
+    "search": lambda: kn.kakuro(K2),
+    "count": lambda: kn.count(K2),
+    "climb": lambda: kn.explain(K2),
+}
+
+
+def test_every_kernel_compiled_ahead_has_a_caller_here():
+    assert set(CALLERS) == set(ahead.KERNELS)
+
+
+@pytest.mark.parametrize("name", sorted(CALLERS))
+def test_the_caller_needs_no_other_compile_than_the_one_ahead(name):
+    kernel, types = ahead.kernel_of(name)
+    kernel.compile(types)                       # what the helper does (here: from the cache)
+    before = set(kernel.signatures)
+    CALLERS[name]()
+    assert set(kernel.signatures) == before, "the caller passes other types than *_TYPES"
+
+
+def test_nothing_to_wait_for_returns_at_once():
+    ahead.wait("search")
+    assert ahead._helpers == {}
+
+
+def test_a_cached_kernel_is_not_compiled_again(monkeypatch):
+    kernel, types = ahead.kernel_of("search")
+    kernel.compile(types)                       # now in the cache (or loaded from it)
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    ahead.start("search")
+    assert started == [] and ahead._helpers == {}
+
+
+def test_a_failing_helper_costs_only_its_time(monkeypatch):
+    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
+    monkeypatch.setitem(ahead.KERNELS, "nothing", ("kakuro_np.solve", "search", "SEARCH_TYPES"))
+    real = subprocess.Popen
+    monkeypatch.setattr(subprocess, "Popen",
+                        lambda args, **k: real([sys.executable, "-c", "raise SystemExit(3)"], **k))
+    ahead.start("nothing")
+    assert "nothing" in ahead._helpers
+    ahead.wait("nothing")                       # the caller then compiles, as without a helper
+    assert ahead._helpers == {}
+    assert len(kn.kakuro(K2)) == 1
+
+
+@pytest.mark.slow
+def test_the_helper_fills_an_empty_cache(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "kakuro_np.ahead", "search"], env=env, check=True,
+                   timeout=300)
+    assert list(tmp_path.rglob("solve.search-*.nbi"))
+    code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.kakuro(%r); "
+            "print(sum(s.search.stats.cache_hits.values()), "
+            "sum(s.search.stats.cache_misses.values()))" % K2)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, timeout=300)
+    hits, misses = map(int, out.stdout.split())
+    assert (hits, misses) == (1, 0)
