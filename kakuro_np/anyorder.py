@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .force import apply_row, fixpoint_state, propagate
-from .jit import NO_DEADLINE, grow, kernel, monotonic_ns
+from .jit import NO_DEADLINE, copy_into, grow, kernel, monotonic_ns
 
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
@@ -131,8 +131,8 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
     while True:
         run += 1
         fails_left = RESTART_BASE * luby(run)
-        mask[:] = root_mask
-        nalive[:] = root_alive
+        copy_into(mask, root_mask)
+        copy_into(nalive, root_alive)
         n_cand = 0
         depth = 0
         leaves = 0                           # solutions met in this run (no repeats in a run)
@@ -151,12 +151,12 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                             break
                     if new:
                         if found == 0:
-                            witness[:] = mask
+                            copy_into(witness, mask)
                         seen[found] = h
                         found += 1
                         if found >= want:
-                            mask[:] = root_mask
-                            nalive[:] = root_alive
+                            copy_into(mask, root_mask)
+                            copy_into(nalive, root_alive)
                             return Hunted(found, False, nodes)
                 else:
                     if depth == cap:
@@ -170,9 +170,10 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                     n = nalive[k]
                     if n_cand + n > cand.shape[0]:
                         cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                    cand[n_cand:n_cand + n] = perm[tab_off[k]:tab_off[k] + n]
-                    saved_mask[depth] = mask
-                    saved_alive[depth] = nalive
+                    for i in range(n):
+                        cand[n_cand + i] = perm[tab_off[k] + i]
+                    copy_into(saved_mask[depth], mask)
+                    copy_into(saved_alive[depth], nalive)
                     branch[depth] = k
                     first[depth] = n_cand
                     nxt[depth] = n_cand
@@ -188,15 +189,15 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                     continue
                 r = cand[nxt[d]]
                 nxt[d] += 1
-                mask[:] = saved_mask[d]
-                nalive[:] = saved_alive[d]
+                copy_into(mask, saved_mask[d])
+                copy_into(nalive, saved_alive[d])
                 apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
                           pos, nalive, mask, queue, inq, qstate)
                 nodes += 1
                 if nodes > node_budget or (nodes & 1023 == 0 and deadline != NO_DEADLINE
                                            and monotonic_ns() > deadline):
-                    mask[:] = root_mask
-                    nalive[:] = root_alive
+                    copy_into(mask, root_mask)
+                    copy_into(nalive, root_alive)
                     return Hunted(found, False, nodes)
                 emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
                                     ent_off, ent_var, var_eoff, var_ent, True)
@@ -211,6 +212,6 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
             if cut or not at_node:
                 break
         if not cut:                          # the whole tree was seen: the count is exact
-            mask[:] = root_mask
-            nalive[:] = root_alive
+            copy_into(mask, root_mask)
+            copy_into(nalive, root_alive)
             return Hunted(min(leaves, want), True, nodes)

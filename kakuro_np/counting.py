@@ -16,7 +16,7 @@ import numpy as np
 
 from .combos import POPCOUNT
 from .force import apply_row, fixpoint_state, pick_entry, propagate
-from .jit import INT, INTS, NO_DEADLINE, ROWS, kernel, monotonic_ns
+from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, kernel, monotonic_ns, sort_ints
 from .memo import lookup, new_memo, store
 
 #: What a count returns instead of a number when the deadline passed, or when its
@@ -88,13 +88,15 @@ def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
     undecided digits are different and make that sum (a decided digit of the
     entry is already out of its other cells' masks): the key fixes the count.
     """
-    entries = np.sort(members)
+    entries = members.copy()
+    sort_ints(entries, np.int64(0), entries.shape[0])
     n = 1 + entries.shape[0]
     for k in entries:
         n += 1 + ent_off[k + 1] - ent_off[k]
     key = np.empty(n, np.int64)
     key[0] = entries.shape[0]
-    key[1:1 + entries.shape[0]] = entries
+    for j in range(entries.shape[0]):
+        key[1 + j] = entries[j]
     i = 1 + entries.shape[0]
     for k in entries:
         r = perm[tab_off[k]]                   # any live row gives the undecided sum
@@ -134,7 +136,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     if n_pieces == 0:
         return 1
     if n_pieces > 1:
-        total = 1
+        total = np.int64(1)             # not the literal 1: one compile of saturating_mul
         for i in range(n_pieces):
             piece = members[starts[i]:starts[i + 1]]
             # once the product is at the limit, a piece only has to show it is not empty
@@ -151,7 +153,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     e = lookup(memo, key)
     if e >= 0 and (not memo[5][e] or memo[4][e] >= limit):
         return min(memo[4][e], limit)
-    k = -1
+    k = np.int64(-1)                        # not the literal -1: one compile of apply_row
     best = 0.0
     for i in range(members.shape[0]):
         j = members[i]
@@ -165,11 +167,14 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
             best = score
     saved_mask = mask.copy()
     saved_alive = nalive.copy()
-    choices = np.sort(perm[tab_off[k]:tab_off[k] + nalive[k]])
-    total = 0
+    choices = np.empty(nalive[k], np.int64)
+    for i in range(nalive[k]):
+        choices[i] = perm[tab_off[k] + i]
+    sort_ints(choices, np.int64(0), choices.shape[0])
+    total = np.int64(0)
     for r in choices:
-        mask[:] = saved_mask
-        nalive[:] = saved_alive
+        copy_into(mask, saved_mask)
+        copy_into(nalive, saved_alive)
         work[0] -= 1
         if work[0] < 0:
             return OUT_OF_NODES
@@ -181,14 +186,14 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
                             rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
                             label, memo, deadline, work)
             if c < 0:
-                mask[:] = saved_mask
-                nalive[:] = saved_alive
+                copy_into(mask, saved_mask)
+                copy_into(nalive, saved_alive)
                 return c
             total += c
             if total >= limit:
                 break
-    mask[:] = saved_mask
-    nalive[:] = saved_alive
+    copy_into(mask, saved_mask)
+    copy_into(nalive, saved_alive)
     store(memo, key, total, total >= limit)
     return total
 
@@ -265,8 +270,8 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
     root_alive = nalive.copy()
     np.random.seed(seed)
     for i in range(n_probes):
-        mask[:] = root_mask
-        nalive[:] = root_alive
+        copy_into(mask, root_mask)
+        copy_into(nalive, root_alive)
         estimate = 1.0
         while True:
             k = pick_entry(nalive)

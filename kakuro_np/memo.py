@@ -101,7 +101,8 @@ def store(memo, key, count, capped):
             fill[:] = 0
             i = h & (slot.shape[0] - 1)
         e = fill[0]
-        data[fill[1]:fill[1] + key.shape[0]] = key
+        for j in range(key.shape[0]):
+            data[fill[1] + j] = key[j]
         key_off[e + 1] = fill[1] + key.shape[0]
         hashes[e] = h
         slot[i] = e

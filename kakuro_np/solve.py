@@ -135,7 +135,7 @@ def check_node(node, witness, has_witness, weight, memo, label, work, deadline, 
     """
     has_witness[node] = False
     if node > 0 and has_witness[node - 1] and consistent(mask, witness[node - 1]):
-        witness[node] = witness[node - 1]
+        copy_into(witness[node], witness[node - 1])
         has_witness[node] = True
         return WITNESSED
     found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness[node],
@@ -199,7 +199,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
     since = 0                                # nodes since the last solution
     checking = False
     label = np.full(E, -1, np.int64)
-    memo = new_memo(1, 1)                    # made full size when checks first start
+    memo = new_memo(np.int64(1), np.int64(1))    # made full size when checks first start
     memo_made = False
     weight = np.ones(E)
     work = np.full(1, np.iinfo(np.int64).max, np.int64)
@@ -278,7 +278,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                 elif since > check_after:   # thrashing: check from here on
                     checking = True
                     if not memo_made:
-                        memo = new_memo(SLOTS_LOG2, DATA_WORDS)
+                        memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
                         memo_made = True
                     a = np.int64(0)            # top-down: the first empty node is cut
                     while True:

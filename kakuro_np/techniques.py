@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
-from .jit import INT, INTS, kernel
+from .jit import INT, INTS, kernel, sort_ints
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
 (NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,
@@ -189,7 +189,7 @@ def sum_digits(m, total, out, info, scratch, unique):
     n = sum_combinations(n_open, total - used_sum, used, scratch)
     if (n == 1) != unique:
         return False
-    union = 0
+    union = np.int64(0)                 # not the literal 0: one compile of restrict_open
     for j in range(n):
         union |= scratch[j]
     info[0], info[1], info[2], info[3] = union, n, total - used_sum, n_open
@@ -485,10 +485,8 @@ def try_technique(t, m, total, out, info, scratch):
         return no_repeats(m, total, out, info, scratch)
     if t == LONE_SQUARE:
         return lone_square(m, total, out, info, scratch)
-    if t == UNIQUE_COMBINATION:
-        return sum_digits(m, total, out, info, scratch, True)
-    if t == CROSS_REFERENCE:
-        return sum_digits(m, total, out, info, scratch, False)
+    if t == UNIQUE_COMBINATION or t == CROSS_REFERENCE:     # one compile, not one per flag
+        return sum_digits(m, total, out, info, scratch, t == UNIQUE_COMBINATION)
     if t == BOUNDS:
         return bounds(m, total, out, info, scratch)
     if t == COMPLEMENT:
@@ -520,9 +518,14 @@ def try_technique(t, m, total, out, info, scratch):
 def push_touched(stack, size, touched, n):
     """Push the entries ``touched[:n]`` (ascending) on every technique's stack, so that
     the lowest pops first; returns the stack, grown when full."""
-    if size.max() + n > stack.shape[1]:
+    fullest = 0
+    for t in range(size.shape[0]):
+        fullest = max(fullest, size[t])
+    if fullest + n > stack.shape[1]:
         bigger = np.empty((stack.shape[0], 2 * stack.shape[1] + n), np.int64)
-        bigger[:, :stack.shape[1]] = stack
+        for t in range(stack.shape[0]):
+            for i in range(stack.shape[1]):
+                bigger[t, i] = stack[t, i]
         stack = bigger
     for t in range(stack.shape[0]):
         for i in range(n - 1, -1, -1):
@@ -567,7 +570,7 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
     stack = np.empty((max(top, 1), E + 64), np.int64)
     size = np.zeros(max(top, 1), np.int64)
     touched = np.zeros(E + 1, np.int64)
-    n_touched = 0
+    n_touched = np.int64(0)                 # not the literal 0: one compile of push_touched
     for k in range(E):                      # every entry, the lowest on top
         touched[k] = k
     stack = push_touched(stack, size, touched, E)
@@ -613,9 +616,10 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
             break
         technique[n_steps] = found
         entry[n_steps] = k
-        info[n_steps] = facts
+        for i in range(4):
+            info[n_steps, i] = facts[i]
         emptied = False
-        n_touched = 0
+        n_touched = np.int64(0)
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             if out[p] == m[p]:
@@ -633,7 +637,7 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
                     stamp[j] = n_steps + 1
                     touched[n_touched] = j
                     n_touched += 1
-        touched[:n_touched].sort()
+        sort_ints(touched, np.int64(0), n_touched)
         stack = push_touched(stack, size, touched, n_touched)
         n_steps += 1
         change_off[n_steps] = n_changes
