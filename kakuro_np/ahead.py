@@ -9,9 +9,10 @@ waits for the helper (``wait``), and the call then loads the kernel from the cac
 
 Glossary
 --------
-ahead   : a kernel named in ``KERNELS``: where it lives and the argument types
-          its caller passes (the ``*_TYPES`` tuples next to each kernel; a test
-          holds them equal to what the callers really pass).
+ahead   : a name in ``KERNELS`` for the kernels one caller needs, in the order
+          it calls them: where each lives and the argument types its caller
+          passes (the ``*_TYPES`` tuples next to each kernel; a test holds them
+          equal to what the callers really pass).
 helper  : ``python -m kakuro_np.ahead NAME``, started by ``start(NAME)`` only when
           the kernel's cache index is missing; its output is dropped, and a
           helper that fails costs nothing but the time: the caller compiles.
@@ -31,22 +32,25 @@ import os
 import subprocess
 import sys
 
-#: name -> (module, kernel, the module's tuple of argument types).
+#: name -> ((module, kernel, the module's tuple of argument types), ...).
 KERNELS = {
-    "search": ("kakuro_np.solve", "search", "SEARCH_TYPES"),
-    "count": ("kakuro_np.counting", "count_pieces", "COUNT_TYPES"),
-    "climb": ("kakuro_np.techniques", "climb", "CLIMB_TYPES"),
+    "search": (("kakuro_np.solve", "search", "SEARCH_TYPES"),),
+    "hunt": (("kakuro_np.anyorder", "find_solutions", "FIND_TYPES"),),
+    "count": (("kakuro_np.counting", "count_pieces", "COUNT_TYPES"),),
+    "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
 }
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 _helpers: dict[str, subprocess.Popen] = {}
 
 
-def kernel_of(name: str):
-    """The kernel (a numba dispatcher) and its argument types for ``name``."""
-    module, kernel, types = KERNELS[name]
-    mod = importlib.import_module(module)
-    return getattr(mod, kernel), getattr(mod, types)
+def kernels_of(name: str) -> list:
+    """``[(kernel, argument types), ...]`` for ``name``: numba dispatchers, in call order."""
+    found = []
+    for module, kernel, types in KERNELS[name]:
+        mod = importlib.import_module(module)
+        found.append((getattr(mod, kernel), getattr(mod, types)))
+    return found
 
 
 def is_cached(dispatcher) -> bool:
@@ -60,7 +64,7 @@ def is_cached(dispatcher) -> bool:
 def start(*names: str) -> None:
     """Start a helper compiling each named kernel that is not in the cache yet."""
     for name in names:
-        if name in _helpers or is_cached(kernel_of(name)[0]):
+        if name in _helpers or all(is_cached(kernel) for kernel, _ in kernels_of(name)):
             continue
         try:
             _helpers[name] = subprocess.Popen(
@@ -94,10 +98,10 @@ def stop_all() -> None:
 
 
 def main(argv=None) -> int:
-    """The helper: compile each named kernel for its types (numba saves it in the cache)."""
+    """The helper: compile the named kernels for their types (numba saves them in the cache)."""
     for name in (sys.argv[1:] if argv is None else argv):
-        kernel, types = kernel_of(name)
-        kernel.compile(types)
+        for kernel, types in kernels_of(name):
+            kernel.compile(types)
     return 0
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .force import apply_row, fixpoint_state, propagate
-from .jit import NO_DEADLINE, copy_into, grow, kernel, monotonic_ns
+from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, grow, kernel, monotonic_ns
 
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
@@ -81,6 +81,10 @@ def solution_hash(mask):
     for v in range(mask.shape[0]):
         h = (h ^ np.uint64(mask[v])) * np.uint64(1099511628211)
     return np.int64(h)
+
+
+#: The types ``solve.count`` calls ``find_solutions`` with (see ``ahead``).
+FIND_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, INT, INT)
 
 
 @kernel

@@ -23,8 +23,8 @@ EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
 #: The line on stderr when a run finds its kernels not compiled yet: after an install or
-#: an edit of the sources (the cache guard), 15-25 s on 2 cores depending on the command.
-COMPILING = "kakuro-np: compiling the solver once, about 20 s (later runs load it from the cache)"
+#: an edit of the sources (the cache guard), 7-11 s on 2 cores depending on the command (see ``ahead``).
+COMPILING = "kakuro-np: compiling the solver once, about 10 s (later runs load it from the cache)"
 
 
 def _name(path: str) -> str:
@@ -88,10 +88,15 @@ def _write(path: str, text: str) -> None:
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
-    from .solve import count, kakuro
+    from .solve import HUNT_MAX, count, kakuro
     from .svg import svg
     several = len(args.files) > 1
-    _compile_ahead("count" if args.count else "search")
+    if not args.count:
+        _compile_ahead("search")
+    elif args.limit is not None and args.limit <= HUNT_MAX:
+        _compile_ahead("hunt", "count")
+    else:
+        _compile_ahead("count")
     for i, path in enumerate(args.files):
         puzzle = _load(path, args.format)
         name = _name(path)
@@ -132,7 +137,7 @@ def cmd_check(args) -> int:
     from .check import check
     from .solve import count, reduce
     worst = EXIT_OK
-    _compile_ahead("count")
+    _compile_ahead("hunt", "count")
     for path in args.files:
         puzzle = _load(path, args.format)
         if puzzle.given.any():                      # a player's digits: check them

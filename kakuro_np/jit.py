@@ -17,7 +17,7 @@ cache guard : numba keys each cached kernel on its own source file only, so a
               never stops the import: a read-only install or a race with another
               process (any ``OSError``) just skips it.
 when_compiling : a hook for the first kernel that is not in the cache, so the
-              command line can say that it compiles (once, about 20 s).
+              command line can say that it compiles (once, about 10 s).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
 NO_DEADLINE : a deadline that never comes.
 constants   : a module global a kernel reads is frozen into its machine code

@@ -477,6 +477,7 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     if m.status != OK or cap == 0:
         return 0
     turn = FIRST_TURN if cap <= HUNT_MAX else NO_LIMIT
+    ahead.wait("hunt")                      # the command line may compile them ahead
     ahead.wait("count")
     while True:
         if turn < NO_LIMIT:                  # a turn of hunting in any order
