@@ -29,6 +29,7 @@ import numpy as np
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+from kakuro_np.engine.search import search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_sets as ms  # noqa: E402
@@ -56,7 +57,7 @@ def warm_up():
     k3 = kn.read("puzzles/k3.txt")
     kn.kakuro(k3), kn.count(k3), kn.count(k3, limit=2)
     m = solve.model(k3)
-    solve.search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off, np.int64(2), True,
+    search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off, np.int64(2), True,
                  np.int64(solve.NO_LIMIT), np.int64(0), np.int64(solve.CHECK_HUNT))
 
 

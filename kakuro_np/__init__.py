@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads on first use
     from .check import CheckResult, check
     from .combos import kc
-    from .entries import entries
+    from .engine.entries import entries
     from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
     from .explain import Explanation, Step, explain, hint
-    from .force import force
+    from .engine.force import force
     from .formats import as_puzzle, detect, format, parse, read
     from .grade import Grade, grade
-    from .jposs import jposs
+    from .engine.jposs import jposs
     from .puzzle import Puzzle
     from .render import boxed
     from .solve import Reduction, count, kakuro, reduce
@@ -47,12 +47,12 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
 
 #: The module each public name comes from: ``kakuro_np.<module>.<name>``.
 _HOME = {
-    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "entries",
+    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "engine.entries",
     "BudgetError": "errors", "PuzzleError": "errors", "SolveTimeout": "errors",
     "TooManySolutions": "errors", "Explanation": "explain", "Step": "explain",
-    "explain": "explain", "hint": "explain", "force": "force", "as_puzzle": "formats",
+    "explain": "explain", "hint": "explain", "force": "engine.force", "as_puzzle": "formats",
     "detect": "formats", "format": "formats", "parse": "formats", "read": "formats",
-    "Grade": "grade", "grade": "grade", "jposs": "jposs", "Puzzle": "puzzle", "boxed": "render",
+    "Grade": "grade", "grade": "grade", "jposs": "engine.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "stats",
 }
@@ -91,9 +91,9 @@ class _Package(types.ModuleType):
     """This package's module: a verb named like its module keeps the name."""
 
     def __setattr__(self, name, value):
-        # Importing a submodule binds it on the package (kakuro_np.force = <module>).
-        # Where a public verb has its module's name (entries, jposs, force, explain,
-        # grade, check, stats), the package's name stays the verb's.
+        # Importing a submodule binds it on the package (kakuro_np.explain = <module>).
+        # Where a public verb has its module's name (explain, grade, check, stats),
+        # the package's name stays the verb's.
         if name in _HOME and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)

@@ -35,7 +35,7 @@ def _name(path: str) -> str:
 def _load(path: str, fmt=None):
     """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
     from . import formats
-    from .entries import packed_entries
+    from .engine.entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
         puzzle = formats.parse(sys.stdin.buffer.read(), format=fmt) if path == "-" else \
@@ -54,14 +54,14 @@ def _say_when_compiling() -> None:
     """From now on, print ``COMPILING`` once if a kernel not in the cache starts compiling."""
     global _notice_armed
     if not _notice_armed:
-        from .jit import when_compiling
+        from .engine.jit import when_compiling
         when_compiling(lambda: print(COMPILING, file=sys.stderr, flush=True))
         _notice_armed = True
 
 
 def _compile_ahead(*names: str) -> None:
     """On an empty cache, compile these kernels in a helper process meanwhile (``ahead``)."""
-    from . import ahead
+    from .engine import ahead
     ahead.start(*names)
 
 

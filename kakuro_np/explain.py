@@ -19,10 +19,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import ahead
+from .engine import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
-from .entries import packed_entries
-from .jposs import var_entries
+from .engine.entries import packed_entries
+from .engine.jposs import var_entries
 from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
 
 

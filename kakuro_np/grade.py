@@ -22,8 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .explain import technique_counts
-from .force import fixpoint_state, pick_entry
-from .jit import OK
+from .engine.force import fixpoint_state, pick_entry
+from .engine.jit import OK
 
 #: The level of each technique of the ladder.
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import kakuro_np as kn
-from kakuro_np import ahead
+from kakuro_np.engine import ahead
 from conftest import PUZZLES, ROOT
 
 K2 = str(PUZZLES / "k2.txt")
@@ -65,7 +65,7 @@ def test_a_failing_helper_costs_only_its_time(monkeypatch):
 @pytest.mark.slow
 def test_the_helper_fills_an_empty_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "kakuro_np.ahead", "search"], env=env, check=True,
+    subprocess.run([sys.executable, "-m", "kakuro_np.engine.ahead", "search"], env=env, check=True,
                    timeout=300)
     assert list(tmp_path.rglob("solve.search-*.nbi"))
     code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.kakuro(%r); "

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.anyorder import find_solutions, luby, solution_hash
+from kakuro_np.engine.anyorder import find_solutions, luby, solution_hash
 from kakuro_np.solve import NO_LIMIT, model
 from strategies import filled_puzzles
 

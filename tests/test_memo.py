@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
-from kakuro_np.counting import count_pieces
-from kakuro_np.jit import NO_DEADLINE
-from kakuro_np.memo import lookup, new_memo, store
+from kakuro_np.engine.counting import count_pieces
+from kakuro_np.engine.jit import NO_DEADLINE
+from kakuro_np.engine.memo import lookup, new_memo, store
 from kakuro_np.solve import NO_LIMIT, model
 from strategies import filled_puzzles
 

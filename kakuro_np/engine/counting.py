@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .combos import POPCOUNT
+from ..combos import POPCOUNT
 from .force import apply_row, fixpoint_state, pick_entry, propagate
 from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, kernel, monotonic_ns, sort_ints
 from .memo import lookup, new_memo, store

@@ -42,8 +42,8 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-#: The package's folder, whose sources the cache guard hashes.
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
+#: The package's folder (``kakuro_np``, above ``engine``), whose sources the cache guard hashes.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: The cache guard's stamp: the sources' sha256, in the package's cache folder.
 STAMP = "kakuro_np-sources.sha256"
 

@@ -2,7 +2,7 @@
 
 On an empty cache, ``kakuro-np solve`` compiles two trees of kernels one after the
 other: the table build (``force.build_forced_tables``) and the search
-(``solve.search``). The command line starts a helper process that compiles the
+(``engine.search.search``). The command line starts a helper process that compiles the
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
@@ -13,7 +13,7 @@ ahead   : a name in ``KERNELS`` for the kernels one caller needs, in the order
           it calls them: where each lives and the argument types its caller
           passes (the ``*_TYPES`` tuples next to each kernel; a test holds them
           equal to what the callers really pass).
-helper  : ``python -m kakuro_np.ahead NAME``, started by ``start(NAME)`` only when
+helper  : ``python -m kakuro_np.engine.ahead NAME``, started by ``start(NAME)`` only when
           the kernel's cache index is missing; its output is dropped, and a
           helper that fails costs nothing but the time: the caller compiles.
 wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
@@ -34,9 +34,9 @@ import sys
 
 #: name -> ((module, kernel, the module's tuple of argument types), ...).
 KERNELS = {
-    "search": (("kakuro_np.solve", "search", "SEARCH_TYPES"),),
-    "hunt": (("kakuro_np.anyorder", "find_solutions", "FIND_TYPES"),),
-    "count": (("kakuro_np.counting", "count_pieces", "COUNT_TYPES"),),
+    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
+    "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
+    "count": (("kakuro_np.engine.counting", "count_pieces", "COUNT_TYPES"),),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
 }
 #: The longest wait for a helper before it is killed and the caller compiles alone.
@@ -68,7 +68,7 @@ def start(*names: str) -> None:
             continue
         try:
             _helpers[name] = subprocess.Popen(
-                [sys.executable, "-m", "kakuro_np.ahead", name], stdin=subprocess.DEVNULL,
+                [sys.executable, "-m", "kakuro_np.engine.ahead", name], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         except OSError:                        # no interpreter to start: compile here
             continue

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .errors import PuzzleError
+from ..errors import PuzzleError
 from .jit import kernel
 
 # Error codes returned by the scan kernel, with the message each stands for.
