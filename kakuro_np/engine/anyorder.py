@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .force import apply_row, fixpoint_state, propagate
+from .force import apply_row, fixpoint_state, live_rows, propagate
 from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, grow, kernel, monotonic_ns
 
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
@@ -174,8 +174,7 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                     n = nalive[k]
                     if n_cand + n > cand.shape[0]:
                         cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                    for i in range(n):
-                        cand[n_cand + i] = perm[tab_off[k] + i]
+                    live_rows(perm, tab_off, nalive, k, cand, n_cand)
                     copy_into(saved_mask[depth], mask)
                     copy_into(saved_alive[depth], nalive)
                     branch[depth] = k

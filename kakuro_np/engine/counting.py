@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..combos import POPCOUNT
-from .force import apply_row, fixpoint_state, pick_entry, propagate
+from .force import apply_row, fixpoint_state, live_rows, pick_entry, propagate
 from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, kernel, monotonic_ns, sort_ints
 from .memo import lookup, new_memo, store
 
@@ -168,8 +168,7 @@ def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off
     saved_mask = mask.copy()
     saved_alive = nalive.copy()
     choices = np.empty(nalive[k], np.int64)
-    for i in range(nalive[k]):
-        choices[i] = perm[tab_off[k] + i]
+    live_rows(perm, tab_off, nalive, k, choices, np.int64(0))
     sort_ints(choices, np.int64(0), choices.shape[0])
     total = np.int64(0)
     for r in choices:

@@ -268,6 +268,15 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
 
 
 @kernel
+def live_rows(perm, tab_off, nalive, k, out, at):
+    """Copy entry ``k``'s live rows into ``out[at:at + nalive[k]]`` (room assumed); returns how many."""
+    n = nalive[k]
+    for i in range(n):
+        out[at + i] = perm[tab_off[k] + i]
+    return n
+
+
+@kernel
 def pick_entry(nalive):
     """The entry with the fewest live rows above one (ties to the lower index), or -1."""
     best = -1

@@ -33,7 +33,8 @@ from numba.core import types
 from ..combos import ALL_DIGITS
 from .anyorder import hunt
 from .counting import count_state
-from .force import apply_row, build_forced_tables, fixpoint_state, pick_entry, propagate
+from .force import (apply_row, build_forced_tables, fixpoint_state, live_rows, pick_entry,
+                    propagate)
 from .jit import (INT, INTS, NO_DEADLINE, OK, ROWS, THRASHING, TIMED_OUT, copy_into, grow,
                   kernel, monotonic_ns, sort_ints)
 from .jposs import FREE
@@ -209,8 +210,7 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                 n = nalive[k]
                 if n_cand + n > cand.shape[0]:
                     cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                for i in range(n):
-                    cand[n_cand + i] = perm[tab_off[k] + i]
+                live_rows(perm, tab_off, nalive, k, cand, n_cand)
                 sort_ints(cand, n_cand, n_cand + n)
                 copy_into(saved_mask[depth], mask)
                 copy_into(saved_alive[depth], nalive)
