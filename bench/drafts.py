@@ -57,8 +57,8 @@ def warm_up():
     k3 = kn.read("puzzles/k3.txt")
     kn.kakuro(k3), kn.count(k3), kn.count(k3, limit=2)
     m = solve.model(k3)
-    search(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off, np.int64(2), True,
-                 np.int64(solve.NO_LIMIT), np.int64(0), np.int64(solve.CHECK_HUNT))
+    search(m.root(), np.int64(2), True, np.int64(solve.NO_LIMIT), np.int64(0),
+           m.checks())
 
 
 def timed(f, cap):

@@ -222,7 +222,7 @@ def cmd_hint(args) -> int:
 
 def cmd_grade(args) -> int:
     from .grade import grade
-    _compile_ahead("climb")
+    _compile_ahead("climb", "fanouts")
     for path in args.files:
         print(f"{_name(path)}: {grade(_load(path, args.format))}")
     return EXIT_OK

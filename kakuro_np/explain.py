@@ -175,9 +175,7 @@ def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
     state = start_mask.copy()
     steps = []
     for s in range(len(tech)):
-        lo, hi = change_off[s], change_off[s + 1]
-        steps.append(_step(board, cells, state, int(tech[s]), int(entry[s]), info[s].tolist(),
-                           change_var[lo:hi], change_old[lo:hi], change_new[lo:hi]))
+        steps.append(_step(board, cells, state, climbed, s))
     reason = ""
     if status == CONTRADICTION:
         empty = [cells[v] for v in change_var[change_off[-2]:][change_new[change_off[-2]:] == 0]]
@@ -458,10 +456,15 @@ def _cell_pairs(board) -> list:
     return list(zip(rows.tolist(), cols.tolist()))
 
 
-def _step(board, cells, state, t, k, info, var, old, new) -> Step:
-    """A ``Step`` from what ``climb`` recorded; ``state`` (digit sets) moves past it."""
+def _step(board, cells, state, climbed, s) -> Step:
+    """Step ``s`` of what ``climb`` recorded; ``state`` (digit sets) moves past it."""
+    _, tech, entry, info, change_off, change_var, change_old, change_new = climbed
+    t, k = int(tech[s]), int(entry[s])
+    lo, hi = change_off[s], change_off[s + 1]
+    var, old, new = (change_var[lo:hi].tolist(), change_old[lo:hi].tolist(),
+                     change_new[lo:hi].tolist())
+    info = info[s].tolist()
     ent = board.ent_var[board.packed.ent_off[k]:board.packed.ent_off[k + 1]]
-    var, old, new = var.tolist(), old.tolist(), new.tolist()
     changed = [cells[v] for v in var]
     x = _Context(_entry_name(board, k), [cells[v] for v in ent], state[ent].tolist(),
                  int(board.packed.ent_sum[k]), info, _effect(changed, old, new))

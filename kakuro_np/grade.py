@@ -22,8 +22,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .explain import technique_counts
-from .engine.force import fixpoint_state, pick_entry
+from .engine import ahead
 from .engine.jit import OK
+from .engine.search import count_fanouts as count_fanouts_kernel
 
 #: The level of each technique of the ladder.
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
@@ -126,28 +127,6 @@ def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
     if m.status != OK:
         return 0, 0
     most = min(most, max(10, FANOUT_WORK // max(1, len(m.rows))))
-    fanouts = solutions = 0
-    frames = []                 # per open fan-out: its masks, entry, variables, rows, next row
-    mask = m.mask.copy()
-    while True:
-        emptied, _, _, perm, _, nalive, _, _, _ = fixpoint_state(m.ent_off, m.ent_var, mask,
-                                                                 m.rows, m.tab_off, True)
-        if emptied < 0:
-            k = pick_entry(nalive)
-            if k < 0:
-                solutions += 1
-            elif fanouts == most:
-                return fanouts, solutions
-            else:
-                fanouts += 1
-                rows = np.sort(perm[m.tab_off[k]:m.tab_off[k] + nalive[k]])
-                frames.append([mask, m.ent_var[m.ent_off[k]:m.ent_off[k + 1]], rows, 0])
-        while frames and frames[-1][3] == len(frames[-1][2]):
-            frames.pop()
-        if not frames:
-            return fanouts, solutions
-        frame = frames[-1]
-        parent, var, rows, i = frame
-        frame[3] = i + 1
-        mask = parent.copy()
-        mask[var] = 1 << (m.rows[rows[i], :len(var)].astype(np.int64) - 1)
+    ahead.wait("fanouts")
+    fanouts, solutions = count_fanouts_kernel(m.root(), np.int64(most))
+    return int(fanouts), int(solutions)

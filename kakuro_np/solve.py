@@ -26,7 +26,8 @@ from .engine.counting import COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, knuth_
 from .engine.entries import packed_entries
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2
-from .engine.search import build_model, fixpoint_masks, search
+from .engine.search import build_model, fixpoint_masks, new_checks, search
+from .engine.state import Root
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .impossible import why_impossible
 
@@ -66,6 +67,16 @@ class Model(NamedTuple):
     mask: np.ndarray
     rows: np.ndarray
     tab_off: np.ndarray
+
+    def root(self) -> Root:
+        """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
+        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off)
+
+    def checks(self, hunt_nodes=None):
+        """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
+        (CHECK_HUNT when None)."""
+        return new_checks(len(self.tab_off) - 1, len(self.mask), len(self.rows),
+                          np.int64(CHECK_HUNT if hunt_nodes is None else hunt_nodes))
 
 
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
@@ -131,13 +142,14 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     ahead.wait("search")                    # the command line may compile it ahead
 
     def run(cap):
-        for hunt_nodes in (None, np.int64(CHECK_HUNT)):   # checks only once it thrashes
+        checks = None                       # checks only once it thrashes
+        while True:
             found, digits, _, status = search(
-                m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline), np.int64(CHECK_AFTER),
-                hunt_nodes)
+                m.root(), np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
+                np.int64(CHECK_AFTER), checks)
             if status != THRASHING:
                 break
+            checks = m.checks()
         if status == TIMED_OUT:
             raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
                                f"ask for fewer with limit= or count them with count()")
@@ -169,8 +181,7 @@ def _refuse_astronomical(m, most, max_bytes):
     has more than ``most`` solutions all but surely. The others are
     enumerated up to the budget and refused only when it is reached.
     """
-    estimates = knuth_estimates(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                                PROBES, 20061122)
+    estimates = knuth_estimates(m.root(), PROBES, 20061122)
     typical = float(np.median(estimates))
     if typical > RISK * most:
         raise TooManySolutions(
@@ -210,14 +221,12 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     ahead.wait("count")
     while True:
         if turn < NO_LIMIT:                  # a turn of hunting in any order
-            found, exhausted, _ = find_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows,
-                                                 m.tab_off, np.int64(cap), np.int64(turn),
+            found, exhausted, _ = find_solutions(m.root(), np.int64(cap), np.int64(turn),
                                                  np.int64(deadline))
             if found >= cap or exhausted:
                 return found
-        pieces = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                              np.int64(min(cap, NO_LIMIT)), np.int64(deadline), SLOTS_LOG2,
-                              DATA_WORDS, np.int64(turn))
+        pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
+                              SLOTS_LOG2, DATA_WORDS, np.int64(turn))
         if not (pieces == OUT_OF_NODES).any():
             break
         turn = min(turn, NO_LIMIT // GROWTH) * GROWTH
@@ -259,10 +268,11 @@ def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
     m = model(grid, max_rows, deadline_ns(timeout))
-    mask = m.mask.copy()
+    root = m.root()
+    mask = root.mask
     culprit = m.culprit
     if m.status == OK:
-        culprit = fixpoint_masks(m.ent_off, m.ent_var, mask, m.rows, m.tab_off)
+        culprit = fixpoint_masks(root)
     candidates, digits = candidate_grid(m.puzzle.shape, m.var_cell, mask)
     if culprit >= 0:
         return Reduction(candidates, digits, "contradiction", m.puzzle,

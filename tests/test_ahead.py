@@ -12,11 +12,13 @@ from kakuro_np.engine import ahead
 from conftest import PUZZLES, ROOT
 
 K2 = str(PUZZLES / "k2.txt")
+K3 = str(PUZZLES / "k3.txt")                      # logic alone gets stuck: the grade fans out
 CALLERS = {
     "search": lambda: kn.kakuro(K2),
     "hunt": lambda: kn.count(K2, limit=2),
     "count": lambda: kn.count(K2),
     "climb": lambda: kn.explain(K2),
+    "fanouts": lambda: kn.grade(K3),
 }
 
 
@@ -67,7 +69,7 @@ def test_the_helper_fills_an_empty_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-m", "kakuro_np.engine.ahead", "search"], env=env, check=True,
                    timeout=300)
-    assert list(tmp_path.rglob("solve.search-*.nbi"))
+    assert list(tmp_path.rglob("search.search-*.nbi"))
     code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.kakuro(%r); "
             "print(sum(s.search.stats.cache_hits.values()), "
             "sum(s.search.stats.cache_misses.values()))" % K2)

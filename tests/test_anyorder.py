@@ -33,8 +33,7 @@ THRASHING_DRAFT = r"""\|\|\|13\|19\|\|\|20\|5\|41\|\|\
 
 def hunt(p, want, budget=NO_END):
     m = model(p)
-    return find_solutions(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                          np.int64(want), np.int64(budget), NO_END)
+    return find_solutions(m.root(), np.int64(want), np.int64(budget), NO_END)
 
 
 def test_luby_sequence():

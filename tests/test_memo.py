@@ -22,8 +22,8 @@ def test_a_stored_count_is_found_and_can_be_overwritten():
     assert lookup(m, a) == -1
     assert store(m, a, 12, False) and store(m, b, 5, True)
     ea, eb = lookup(m, a), lookup(m, b)
-    assert ea != eb and (m[4][ea], m[5][ea], m[4][eb], m[5][eb]) == (12, False, 5, True)
-    assert store(m, a, 40, False) and lookup(m, a) == ea and m[4][ea] == 40
+    assert ea != eb and (m.value[ea], m.capped[ea], m.value[eb], m.capped[eb]) == (12, False, 5, True)
+    assert store(m, a, 40, False) and lookup(m, a) == ea and m.value[ea] == 40
     assert lookup(m, np.array([2, 0, 1, 3, 5])) == -1          # a prefix is another key
 
 
@@ -41,8 +41,7 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     m = model(p)
     if m.status != 0:
         return 0
-    counts = count_pieces(m.ent_off, m.ent_var, m.mask.copy(), m.rows, m.tab_off,
-                          np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words,
+    counts = count_pieces(m.root(), np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words,
                           np.int64(NO_LIMIT))
     return int(np.prod([int(c) for c in counts]))
 

@@ -38,6 +38,7 @@ KERNELS = {
     "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
     "count": (("kakuro_np.engine.counting", "count_pieces", "COUNT_TYPES"),),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
+    "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
 }
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300

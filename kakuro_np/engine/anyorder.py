@@ -24,8 +24,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .force import apply_row, fixpoint_state, live_rows, propagate
-from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, grow, kernel, monotonic_ns
+from .force import start_state
+from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
+from .state import ROOT
+from .trail import WALKED, cut_to, trail_for, open_level, step
 
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
@@ -84,12 +86,12 @@ def solution_hash(mask):
 
 
 #: The types ``solve.count`` calls ``find_solutions`` with (see ``ahead``).
-FIND_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, INT, INT)
+FIND_TYPES = (ROOT, INT, INT, INT)
 
 
 @kernel
-def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, deadline):
-    """Look for ``want`` different solutions, in any order.
+def find_solutions(root, want, node_budget, deadline):
+    """Look for ``want`` different solutions of ``root``, in any order.
 
     Returns ``Hunted(found, exhausted, nodes)``: how many different solutions were
     found (at most ``want``), whether a run went through the whole search
@@ -99,49 +101,37 @@ def find_solutions(ent_off, ent_var, mask, rows, tab_off, want, node_budget, dea
     apart by hash, so a collision can only make ``found`` smaller: ``found ==
     want`` always means ``want`` different solutions exist.
     """
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
+    emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
-    weight = np.ones(tab_off.shape[0] - 1)
-    return hunt(want, node_budget, deadline, weight, mask.copy(), ent_off, ent_var, var_eoff,
-                var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
+    weight = np.ones(live.nalive.shape[0])
+    return hunt(tables, live, trail_for(tables, live), weight, root.mask.copy(), want,
+                node_budget, deadline)
 
 
 @kernel
-def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eoff, var_ent,
-         rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate):
-    """``find_solutions`` from a propagated search state, which it restores.
+def hunt(tables, live, trail, weight, witness, want, node_budget, deadline):
+    """``find_solutions`` from a propagated node, which it restores, on an empty ``trail``.
 
     ``weight`` is read and updated (callers may keep it from hunt to hunt);
     the first solution found is left in ``witness`` (its one-digit masks).
     """
-    E = tab_off.shape[0] - 1
-    V = mask.shape[0]
+    mask, nalive = live.mask, live.nalive
     root_mask = mask.copy()
     root_alive = nalive.copy()
     seen = np.zeros(max(want, 1), np.int64)
     found = 0
-    cap = 16
-    saved_mask = np.zeros((cap, V), np.int64)
-    saved_alive = np.zeros((cap, E), np.int64)
-    branch = np.zeros(cap, np.int64)
-    first = np.zeros(cap, np.int64)          # a level's rows: cand[first:stop]
-    stop = np.zeros(cap, np.int64)
-    nxt = np.zeros(cap, np.int64)
-    cand = np.zeros(64, np.int64)
     nodes = 1
     run = 0
-    while True:
+    stop = exhausted = False
+    while not stop:
         run += 1
         fails_left = RESTART_BASE * luby(run)
         copy_into(mask, root_mask)
         copy_into(nalive, root_alive)
-        n_cand = 0
-        depth = 0
+        cut_to(trail, 0)
         leaves = 0                           # solutions met in this run (no repeats in a run)
         at_node = True
-        cut = False
         while True:
             if at_node:
                 k = pick_weighted(nalive, weight)
@@ -159,62 +149,27 @@ def hunt(want, node_budget, deadline, weight, witness, ent_off, ent_var, var_eof
                         seen[found] = h
                         found += 1
                         if found >= want:
-                            copy_into(mask, root_mask)
-                            copy_into(nalive, root_alive)
-                            return Hunted(found, False, nodes)
+                            stop = True
+                            break
                 else:
-                    if depth == cap:
-                        cap *= 2
-                        saved_mask = grow(saved_mask, cap)
-                        saved_alive = grow(saved_alive, cap)
-                        branch = grow(branch, cap)
-                        first = grow(first, cap)
-                        stop = grow(stop, cap)
-                        nxt = grow(nxt, cap)
-                    n = nalive[k]
-                    if n_cand + n > cand.shape[0]:
-                        cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                    live_rows(perm, tab_off, nalive, k, cand, n_cand)
-                    copy_into(saved_mask[depth], mask)
-                    copy_into(saved_alive[depth], nalive)
-                    branch[depth] = k
-                    first[depth] = n_cand
-                    nxt[depth] = n_cand
-                    n_cand += n
-                    stop[depth] = n_cand
-                    depth += 1
-            at_node = False
-            while depth > 0:                 # the next row to try
-                d = depth - 1
-                if nxt[d] == stop[d]:
-                    n_cand = first[d]
-                    depth -= 1
-                    continue
-                r = cand[nxt[d]]
-                nxt[d] += 1
-                copy_into(mask, saved_mask[d])
-                copy_into(nalive, saved_alive[d])
-                apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
-                          pos, nalive, mask, queue, inq, qstate)
-                nodes += 1
-                if nodes > node_budget or (nodes & 1023 == 0 and deadline != NO_DEADLINE
-                                           and monotonic_ns() > deadline):
-                    copy_into(mask, root_mask)
-                    copy_into(nalive, root_alive)
-                    return Hunted(found, False, nodes)
-                emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                                    ent_off, ent_var, var_eoff, var_ent, True)
-                if emptied < 0:
-                    at_node = True
-                    break
+                    open_level(trail, tables, live, k, False)
+            emptied = step(trail, tables, live)
+            if emptied == WALKED:            # the whole tree was seen: the count is exact
+                stop = exhausted = True
+                found = min(leaves, want)
+                break
+            nodes += 1
+            if nodes > node_budget or (nodes & 1023 == 0 and deadline != NO_DEADLINE
+                                       and monotonic_ns() > deadline):
+                stop = True
+                break
+            at_node = emptied < 0
+            if not at_node:
                 weight[emptied] += 1.0
                 fails_left -= 1
-                if fails_left == 0:
-                    cut = True
+                if fails_left == 0:          # restart
                     break
-            if cut or not at_node:
-                break
-        if not cut:                          # the whole tree was seen: the count is exact
-            copy_into(mask, root_mask)
-            copy_into(nalive, root_alive)
-            return Hunted(min(leaves, want), True, nodes)
+    copy_into(mask, root_mask)
+    copy_into(nalive, root_alive)
+    cut_to(trail, 0)
+    return Hunted(found, exhausted, nodes)

@@ -12,12 +12,16 @@ estimate : Knuth's estimate of the number of solutions from one random descent:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..combos import POPCOUNT
-from .force import apply_row, fixpoint_state, live_rows, pick_entry, propagate
-from .jit import INT, INTS, NO_DEADLINE, ROWS, copy_into, kernel, monotonic_ns, sort_ints
-from .memo import lookup, new_memo, store
+from .force import apply_row, pick_entry, propagate, start_state
+from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
+from .state import ROOT
+from .memo import Memo, lookup, new_memo, store
+from .trail import Trail, close_level, new_trail, next_row, open_level
 
 #: What a count returns instead of a number when the deadline passed, or when its
 #: nodes ran out.
@@ -36,7 +40,7 @@ def saturating_mul(a, b, cap):
 
 
 @kernel
-def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
+def components(scope, tables, live, label):
     """Split the undecided entries of ``scope`` into independent pieces.
 
     Two undecided entries are linked when they share an undecided cell; decided
@@ -44,6 +48,9 @@ def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
     ``members[starts[i]:starts[i + 1]]``. ``label`` is scratch, one per entry,
     left at -1.
     """
+    ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
+                                           tables.var_ent)
+    nalive, mask = live.nalive, live.mask
     members = np.empty(scope.shape[0], np.int64)
     starts = np.zeros(scope.shape[0] + 1, np.int64)
     n_members = 0
@@ -78,7 +85,7 @@ def components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask, label):
 
 
 @kernel
-def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
+def piece_key(members, tables, live):
     """The memo key of a piece (see ``memo``).
 
     Its entries in ascending order, then per entry the sum its undecided cells
@@ -88,6 +95,7 @@ def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
     undecided digits are different and make that sum (a decided digit of the
     entry is already out of its other cells' masks): the key fixes the count.
     """
+    ent_off, ent_var, rows, mask = tables.ent_off, tables.ent_var, tables.rows, live.mask
     entries = members.copy()
     sort_ints(entries, np.int64(0), entries.shape[0])
     n = 1 + entries.shape[0]
@@ -99,7 +107,7 @@ def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
         key[1 + j] = entries[j]
     i = 1 + entries.shape[0]
     for k in entries:
-        r = perm[tab_off[k]]                   # any live row gives the undecided sum
+        r = live.perm[tables.tab_off[k]]       # any live row gives the undecided sum
         a = ent_off[k]
         rest = 0
         for p in range(ent_off[k + 1] - a):
@@ -115,110 +123,108 @@ def piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm):
 
 
 
+class Tally(NamedTuple):
+    """A count's scratch: its ``trail``, a ``label`` per entry (-1, for ``components``), the
+    ``memo`` of pieces, and ``work[0]``, the nodes it may still visit."""
+    trail: Trail
+    label: np.ndarray
+    memo: Memo
+    work: np.ndarray
+
+
 @kernel
-def count_scope(scope, limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                nalive, mask, queue, inq, qstate, label, memo, deadline, work):
+def new_tally(n_entries, n_vars, n_rows, memo, node_budget):
+    """A tally for counts over ``n_entries`` entries, ``n_vars`` variables and ``n_rows``
+    table rows, with ``memo`` and ``node_budget`` nodes."""
+    return Tally(new_trail(n_entries, n_vars, n_rows), np.full(n_entries, -1, np.int64), memo,
+                 np.full(1, node_budget, np.int64))
+
+
+@kernel
+def count_scope(scope, limit, tables, live, tally, deadline):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
     Independent pieces are counted apart and multiplied; a single piece is
-    looked up in ``memo`` (see ``memo``), else it fans out over the entry with
-    the fewest live rows per undecided cell (a row there decides the most, and
-    the order does not matter to a count) and is recorded. The state is
-    restored before returning. Returns COUNT_TIMED_OUT once ``deadline`` has
-    passed, OUT_OF_NODES once the nodes left in ``work[0]`` (one per row tried)
-    have run out.
+    looked up in the tally's memo (see ``memo``), else it fans out over the
+    entry with the fewest live rows per undecided cell (a row there decides the
+    most, and the order does not matter to a count) and is recorded. The state
+    is restored before returning. Returns COUNT_TIMED_OUT once ``deadline`` has
+    passed, OUT_OF_NODES once the nodes left in ``tally.work[0]`` (one per row
+    tried) have run out.
     """
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
         return COUNT_TIMED_OUT
-    members, starts = components(scope, ent_off, ent_var, var_eoff, var_ent, nalive, mask,
-                                 label)
+    members, starts = components(scope, tables, live, tally.label)
     n_pieces = starts.shape[0] - 1
     if n_pieces == 0:
         return 1
+    nalive, mask, memo = live.nalive, live.mask, tally.memo
     if n_pieces > 1:
         total = np.int64(1)             # not the literal 1: one compile of saturating_mul
         for i in range(n_pieces):
             piece = members[starts[i]:starts[i + 1]]
             # once the product is at the limit, a piece only has to show it is not empty
-            c = count_scope(piece, limit if total < limit else 1, ent_off, ent_var, var_eoff,
-                            var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq,
-                            qstate, label, memo, deadline, work)
+            c = count_scope(piece, limit if total < limit else 1, tables, live, tally, deadline)
             if c <= 0:
                 return c
             total = saturating_mul(total, c, limit)
         return total
     if members.shape[0] == 1:      # one undecided entry: each live row is one solution
         return min(nalive[members[0]], limit)
-    key = piece_key(members, ent_off, ent_var, mask, rows, tab_off, perm)
+    key = piece_key(members, tables, live)
     e = lookup(memo, key)
-    if e >= 0 and (not memo[5][e] or memo[4][e] >= limit):
-        return min(memo[4][e], limit)
-    k = np.int64(-1)                        # not the literal -1: one compile of apply_row
+    if e >= 0 and (not memo.capped[e] or memo.value[e] >= limit):
+        return min(memo.value[e], limit)
+    k = np.int64(-1)                        # not the literal -1: one compile of open_level
     best = 0.0
     for i in range(members.shape[0]):
         j = members[i]
         open_cells = 0
-        for q in range(ent_off[j], ent_off[j + 1]):
-            if POPCOUNT[mask[ent_var[q]]] > 1:
+        for q in range(tables.ent_off[j], tables.ent_off[j + 1]):
+            if POPCOUNT[mask[tables.ent_var[q]]] > 1:
                 open_cells += 1
         score = np.log(nalive[j]) / open_cells
         if k < 0 or score < best:
             k = j
             best = score
-    saved_mask = mask.copy()
-    saved_alive = nalive.copy()
-    choices = np.empty(nalive[k], np.int64)
-    live_rows(perm, tab_off, nalive, k, choices, np.int64(0))
-    sort_ints(choices, np.int64(0), choices.shape[0])
+    open_level(tally.trail, tables, live, k, True)
     total = np.int64(0)
-    for r in choices:
-        copy_into(mask, saved_mask)
-        copy_into(nalive, saved_alive)
-        work[0] -= 1
-        if work[0] < 0:
-            return OUT_OF_NODES
-        apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-                  mask, queue, inq, qstate)
-        if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                     ent_off, ent_var, var_eoff, var_ent, True) < 0:
-            c = count_scope(members, limit - total, ent_off, ent_var, var_eoff, var_ent,
-                            rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                            label, memo, deadline, work)
+    while next_row(tally.trail, tables, live):
+        tally.work[0] -= 1
+        if tally.work[0] < 0:
+            total = OUT_OF_NODES
+            break
+        if propagate(tables, live, True) < 0:
+            c = count_scope(members, limit - total, tables, live, tally, deadline)
             if c < 0:
-                copy_into(mask, saved_mask)
-                copy_into(nalive, saved_alive)
-                return c
+                total = c
+                break
             total += c
             if total >= limit:
                 break
-    copy_into(mask, saved_mask)
-    copy_into(nalive, saved_alive)
-    store(memo, key, total, total >= limit)
+    close_level(tally.trail, live, True)
+    if total >= 0:
+        store(memo, key, total, total >= limit)
     return total
 
 
-
 @kernel
-def count_state(limit, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-                mask, queue, inq, qstate, label, memo, deadline, work):
+def count_state(limit, tables, live, tally, deadline):
     """``count_scope`` over every entry, for callers outside this module.
 
     (A cached kernel of another module that calls the recursive ``count_scope``
     directly fails to link, a numba limitation.)
     """
-    return count_scope(np.arange(tab_off.shape[0] - 1), limit, ent_off, ent_var, var_eoff,
-                       var_ent, rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate,
-                       label, memo, deadline, work)
+    return count_scope(np.arange(live.nalive.shape[0]), limit, tables, live, tally, deadline)
 
 
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
-COUNT_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, INT, INT, INT, INT)
+COUNT_TYPES = (ROOT, INT, INT, INT, INT, INT)
 
 
 @kernel
-def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_slots_log2,
-                 memo_words, node_budget):
-    """Solutions of each independent piece of the puzzle at the fixpoint, at most ``limit`` each.
+def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, node_budget):
+    """Solutions of each independent piece of ``root`` at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
     when forced moves decide everything: one solution). ``[0]``: no
@@ -227,23 +233,18 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_sl
     counted once, in a memo of ``2**memo_slots_log2`` slots and
     ``memo_words`` key words (see ``memo``).
     """
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
+    emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return np.zeros(1, np.int64)
-    E = tab_off.shape[0] - 1
-    label = np.full(E, -1, np.int64)
-    members, starts = components(np.arange(E), ent_off, ent_var, var_eoff, var_ent, nalive,
-                                 mask, label)
+    tally = new_tally(live.nalive.shape[0], live.mask.shape[0], tables.rows.shape[0],
+                      new_memo(memo_slots_log2, memo_words), node_budget)
+    members, starts = components(np.arange(live.nalive.shape[0]), tables, live, tally.label)
     counts = np.zeros(starts.shape[0] - 1, np.int64)
     if counts.shape[0] == 0:                  # forced moves decided everything
         return counts
-    memo = new_memo(memo_slots_log2, memo_words)
-    work = np.full(1, node_budget, np.int64)
     for i in range(counts.shape[0]):
-        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, ent_off, ent_var,
-                                var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask, queue,
-                                inq, qstate, label, memo, deadline, work)
+        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, tables, live, tally,
+                                deadline)
         if counts[i] <= 0:
             return counts[i:i + 1]
     return counts
@@ -251,7 +252,7 @@ def count_pieces(ent_off, ent_var, mask, rows, tab_off, limit, deadline, memo_sl
 
 
 @kernel
-def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
+def knuth_estimates(root, n_probes, seed):
     """Knuth's estimates of the number of solutions, one per random descent.
 
     Each probe walks from the root to a leaf, taking a uniformly random live
@@ -261,10 +262,10 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
     ``t`` times the true count with probability at most ``1/t``.
     """
     out = np.zeros(n_probes)
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
+    emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return out
+    nalive, perm, mask = live.nalive, live.perm, live.mask
     root_mask = mask.copy()
     root_alive = nalive.copy()
     np.random.seed(seed)
@@ -278,11 +279,9 @@ def knuth_estimates(ent_off, ent_var, mask, rows, tab_off, n_probes, seed):
                 out[i] = estimate
                 break
             estimate *= nalive[k]
-            r = perm[tab_off[k] + np.random.randint(nalive[k])]
-            apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                      nalive, mask, queue, inq, qstate)
-            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
+            r = perm[tables.tab_off[k] + np.random.randint(nalive[k])]
+            apply_row(tables, live, k, r)
+            if propagate(tables, live, True) >= 0:
                 break
     return out
 

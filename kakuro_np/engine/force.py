@@ -18,23 +18,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import (CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
+from .jit import (inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
                   kernel, monotonic_ns)
+from .state import Live, Root, Tables
 from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
 from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 
 @kernel
-def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj):
+def filter_entry(tables, live, k, proj):
     """Drop entry ``k``'s rows that its cells' masks forbid.
 
     Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
     returns how many are kept.
     """
-    a = ent_off[k]
-    L = ent_off[k + 1] - a
-    start = tab_off[k]
-    n = nalive[k]
+    rows, perm, pos, mask, ent_var = tables.rows, live.perm, live.pos, live.mask, tables.ent_var
+    a = tables.ent_off[k]
+    L = tables.ent_off[k + 1] - a
+    start = tables.tab_off[k]
+    n = live.nalive[k]
     for p in range(L):
         proj[p] = 0
     i = 0
@@ -56,26 +58,28 @@ def filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, pr
             pos[last] = start + i
             perm[start + n] = r
             pos[r] = start + n
-    nalive[k] = n
+    live.nalive[k] = n
     return n
 
 
-@kernel
-def propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-              ent_off, ent_var, var_eoff, var_ent, stop_on_empty):
+@inline_kernel
+def propagate(tables, live, stop_on_empty):
     """Filter queued entries until the queue is empty.
 
-    ``tab_off[k]`` is where entry ``k``'s rows start in ``perm`` (its end is
+    ``tables.tab_off[k]`` is where entry ``k``'s rows start in ``perm`` (its end is
     not used); an entry whose ``nalive`` is -1 has no table yet and is not
     queued. Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
     it returns at once then (leaving the queue cleared); otherwise it goes on
     to the full fixpoint, as the essay does.
     """
+    queue, inq, qstate, nalive, mask = live.queue, live.inq, live.qstate, live.nalive, live.mask
+    ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
+                                           tables.var_ent)
     proj = np.zeros(9, np.int64)
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
-        n = filter_entry(k, rows, tab_off, perm, pos, nalive, mask, ent_off, ent_var, proj)
+        n = filter_entry(tables, live, k, proj)
         if n == 0:
             if emptied < 0:
                 emptied = k
@@ -129,40 +133,40 @@ def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
 
 
 @kernel
-def fixpoint_state(ent_off, ent_var, mask, rows, tab_off, stop_on_empty):
-    """Search state at the fixpoint of ``force`` from every table in full (``mask`` in place).
+def start_state(root, stop_on_empty):
+    """The search's root: the fixpoint of ``force`` from every table in full.
 
-    Returns ``(emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate)``:
-    -1 or the first entry whose table emptied, the variables' entries, the
-    live rows of each table, and an empty queue for the caller to go on with.
+    Returns ``(emptied, tables, live)``: -1 or the first entry whose table
+    emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
+    ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
+    itself, changed in place.
     """
+    ent_off, ent_var, mask, rows, tab_off = root
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
     perm = np.empty(rows.shape[0], np.int32)
     for r in range(rows.shape[0]):
         perm[r] = r
-    pos = perm.copy()
     nalive = np.empty(E, np.int64)
     for k in range(E):
         nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
+    tables = Tables(ent_off, ent_var, var_eoff, var_ent, rows, tab_off)
+    live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate)
     for k in range(E):
         enqueue(queue, inq, qstate, k)
-    emptied = propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                        ent_off, ent_var, var_eoff, var_ent, stop_on_empty)
-    return emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate
+    return propagate(tables, live, stop_on_empty), tables, live
 
 
 @kernel
 def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     """The essay's ``force^:_``: live-row flags of the fixpoint."""
     mask = np.full(n_var, 0x1FF, np.int64)
-    _, _, _, perm, _, nalive, _, _, _ = fixpoint_state(ent_off, ent_var, mask, rows, tab_off,
-                                                       False)
+    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off), False)
     alive = np.zeros(rows.shape[0], np.bool_)
     for k in range(tab_off.shape[0] - 1):
-        for i in range(tab_off[k], tab_off[k] + nalive[k]):
-            alive[perm[i]] = True
+        for i in range(tab_off[k], tab_off[k] + live.nalive[k]):
+            alive[live.perm[i]] = True
     return alive
 
 
@@ -241,12 +245,12 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         enqueue(queue, inq, qstate, k)
         if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
-        emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
-                            ent_off, ent_var, var_eoff, var_ent, True)
+        emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, rows, start),
+                            Live(perm, pos, nalive, mask, queue, inq, qstate), True)
         if emptied >= 0:
             return empty, start, CONTRADICTION, emptied
-    emptied = propagate(queue, inq, qstate, rows, start, perm, pos, nalive, mask,
-                        ent_off, ent_var, var_eoff, var_ent, True)
+    emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, rows, start),
+                        Live(perm, pos, nalive, mask, queue, inq, qstate), True)
     if emptied >= 0:
         return empty, start, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
@@ -268,11 +272,12 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
 
 
 @kernel
-def live_rows(perm, tab_off, nalive, k, out, at):
+def live_rows(tables, live, k, out, at):
     """Copy entry ``k``'s live rows into ``out[at:at + nalive[k]]`` (room assumed); returns how many."""
-    n = nalive[k]
+    n = live.nalive[k]
+    head = tables.tab_off[k]
     for i in range(n):
-        out[at + i] = perm[tab_off[k] + i]
+        out[at + i] = live.perm[head + i]
     return n
 
 
@@ -287,25 +292,25 @@ def pick_entry(nalive):
 
 
 
-@kernel
-def apply_row(k, r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive,
-              mask, queue, inq, qstate):
+@inline_kernel
+def apply_row(tables, live, k, r):
     """Make row ``r`` entry ``k``'s only live row and queue the entries its digits narrow."""
-    head = tab_off[k]
+    perm, pos, mask = live.perm, live.pos, live.mask
+    head = tables.tab_off[k]
     other = perm[head]
     perm[pos[r]] = other
     pos[other] = pos[r]
     perm[head] = r
     pos[r] = head
-    nalive[k] = 1
-    a = ent_off[k]
-    for p in range(ent_off[k + 1] - a):
-        v = ent_var[a + p]
-        bit = 1 << (rows[r, p] - 1)
+    live.nalive[k] = 1
+    a = tables.ent_off[k]
+    for p in range(tables.ent_off[k + 1] - a):
+        v = tables.ent_var[a + p]
+        bit = 1 << (tables.rows[r, p] - 1)
         if mask[v] != bit:
             mask[v] = bit
-            enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
-
+            enqueue_neighbours(live.queue, live.inq, live.qstate, v, k, tables.var_eoff,
+                               tables.var_ent)
 
 
 def pack_tables(cells, tables):

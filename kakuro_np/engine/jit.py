@@ -117,6 +117,7 @@ def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
 CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
 
 kernel = numba.njit(cache=True, nogil=True)
+inline_kernel = numba.njit(cache=True, nogil=True, inline="always")
 #: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors
 #: (offsets, variables, masks) and int8 table rows, each C-ordered and writable.
 INT, INTS, ROWS = types.int64, types.int64[::1], types.int8[:, ::1]
@@ -189,24 +190,23 @@ else:  # pragma: no cover - platforms without clock_gettime
         return t
 
 
-@kernel
+@inline_kernel
 def copy_into(dst, src):
-    """Copy the C-contiguous ``src`` into the start of the C-contiguous ``dst``, item by item.
+    """Copy the 1-d ``src`` into the start of the 1-d ``dst``, item by item.
 
     A loop rather than ``dst[:n] = src``: the slice assignment compiles numpy's
     shape checks and their error messages, a second or more of the first run.
+    Inlined where it is called: it runs twice per search node.
     """
-    flat_dst = dst.reshape(dst.size)
-    flat_src = src.reshape(src.size)
-    for i in range(flat_src.shape[0]):
-        flat_dst[i] = flat_src[i]
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
 
 
 @kernel
 def grow(a, n):
     """A copy of ``a`` with room for ``n`` items along its first axis (the new ones 0)."""
     b = np.zeros((n,) + a.shape[1:], a.dtype)
-    copy_into(b, a)
+    copy_into(b.reshape(b.size), a.reshape(a.size))
     return b
 
 
@@ -218,7 +218,7 @@ def grow_unset(a, n):
     costs only what is used.
     """
     b = np.empty((n,) + a.shape[1:], a.dtype)
-    copy_into(b, a)
+    copy_into(b.reshape(b.size), a.reshape(a.size))
     return b
 
 

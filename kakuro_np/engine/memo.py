@@ -5,11 +5,11 @@ Glossary
 key   : a piece's state, written as int64s, that fixes its count exactly
         (``counting.piece_key`` writes it: the piece's entries, and per entry
         the sum its undecided cells must make and each cell's mask).
-memo  : ``(slot, key_hash, key_off, data, value, capped, fill)``: an open
-        addressing hash table (``slot`` holds entry numbers, -1 when free) over
-        keys stored back to back in ``data``; ``value`` is each key's count and
-        ``capped`` says that count was cut at the limit it was asked with.
-        ``fill`` holds the number of keys and of ``data`` words in use.
+memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
+        numbers, -1 when free) over keys stored back to back in ``data``;
+        ``value`` is each key's count and ``capped`` says that count was cut at
+        the limit it was asked with. ``fill`` holds the number of keys and of
+        ``data`` words in use.
 
 The memory is fixed when the memo is made: when the table or ``data`` is
 full, the memo is emptied and starts over (a forgotten count is only counted
@@ -22,11 +22,13 @@ Examples
 >>> key = np.array([1, 0, 0b11, 0b101])
 >>> lookup(m, key), store(m, key, 7, False), lookup(m, key)
 (-1, True, 0)
->>> int(m[4][0])
+>>> int(m.value[0])
 7
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,14 +39,25 @@ from .jit import kernel
 SLOTS_LOG2, DATA_WORDS = 17, 1 << 22
 
 
+class Memo(NamedTuple):
+    """Counts of pieces by key (see the module's glossary)."""
+    slot: np.ndarray        #: int64, 2**k: the key's entry number at each slot, -1 free
+    key_hash: np.ndarray    #: int64, per entry: the key's hash
+    key_off: np.ndarray     #: int64, entries + 1: entry e's key is data[key_off[e]:key_off[e + 1]]
+    data: np.ndarray        #: int64: the keys, back to back
+    value: np.ndarray       #: int64, per entry: the count
+    capped: np.ndarray      #: bool, per entry: the count was cut at its limit
+    fill: np.ndarray        #: int64, 2: entries and data words in use
+
+
 @kernel
 def new_memo(slots_log2, data_words):
     """An empty memo with ``2**slots_log2`` slots and room for ``data_words`` key words."""
     n_slots = 1 << slots_log2
     n_keys = n_slots >> 1                      # keep the load at or below one half
-    return (np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
-            np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
-            np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(2, np.int64))
+    return Memo(np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
+                np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
+                np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(2, np.int64))
 
 
 @kernel
@@ -60,7 +73,7 @@ def key_hash(key):
 @kernel
 def _probe(memo, key, h):
     """``(entry, slot)``: the key's entry or -1, and the slot where the search ended."""
-    slot, hashes, key_off, data = memo[0], memo[1], memo[2], memo[3]
+    slot, hashes, key_off, data = memo.slot, memo.key_hash, memo.key_off, memo.data
     wrap = slot.shape[0] - 1
     i = h & wrap
     while slot[i] >= 0:

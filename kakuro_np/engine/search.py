@@ -32,13 +32,14 @@ from numba.core import types
 
 from ..combos import ALL_DIGITS
 from .anyorder import hunt
-from .counting import count_state
-from .force import (apply_row, build_forced_tables, fixpoint_state, live_rows, pick_entry,
-                    propagate)
-from .jit import (INT, INTS, NO_DEADLINE, OK, ROWS, THRASHING, TIMED_OUT, copy_into, grow,
-                  kernel, monotonic_ns, sort_ints)
+from .counting import Tally, count_state, new_tally
+from .force import build_forced_tables, pick_entry, start_state
+from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from .state import ROOT
+from .trail import (WALKED, Trail, cut_to, depth, new_trail, open_level, rebuild_node, step,
+                    trail_for)
 
 #: What ``check_node`` says of a node: a solution below it is in its witness, there is
 #: one below it, there is none, or the deadline passed.
@@ -97,11 +98,33 @@ class Found(NamedTuple):
     status: int
 
 
+class Checks(NamedTuple):
+    """What the checks of a thrashing search keep: the nodes each check may hunt
+    (``hunt_nodes``); per depth, a solution known to lie below the node
+    (``witness``, one-digit masks) and whether there is one (``has_witness``);
+    the hunt's ``weight``s and ``trail``; the count's ``tally``."""
+    hunt_nodes: int
+    witness: np.ndarray
+    has_witness: np.ndarray
+    weight: np.ndarray
+    trail: Trail
+    tally: Tally
+
+
 @kernel
-def check_node(node, witness, has_witness, weight, memo, label, work, deadline, hunt_nodes,
-               ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
-               queue, inq, qstate):
-    """Is there a solution below the node at depth ``node``? The state is left as it was.
+def new_checks(n_entries, n_vars, n_rows, hunt_nodes):
+    """Checks for a search over ``n_entries`` entries, ``n_vars`` variables and ``n_rows``
+    table rows, each hunting ``hunt_nodes`` nodes (see ``search``)."""
+    levels = n_entries + 2
+    memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
+    return Checks(hunt_nodes, np.zeros((levels, n_vars), np.int64), np.zeros(levels, np.bool_),
+                  np.ones(n_entries), new_trail(n_entries, n_vars, n_rows),
+                  new_tally(n_entries, n_vars, n_rows, memo, np.int64(np.iinfo(np.int64).max)))
+
+
+@kernel
+def check_node(node, checks, tables, live, deadline):
+    """Is there a solution below the node at depth ``node``? The node is left as it was.
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it. Else first a short hunt in any order (``anyorder``), which finds a
@@ -111,76 +134,80 @@ def check_node(node, witness, has_witness, weight, memo, label, work, deadline, 
     a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
     CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
+    witness, has_witness = checks.witness, checks.has_witness
     has_witness[node] = False
-    if node > 0 and has_witness[node - 1] and consistent(mask, witness[node - 1]):
+    if node > 0 and has_witness[node - 1] and consistent(live.mask, witness[node - 1]):
         copy_into(witness[node], witness[node - 1])
         has_witness[node] = True
         return WITNESSED
-    found, exhausted, _ = hunt(np.int64(1), hunt_nodes, deadline, weight, witness[node],
-                               ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                               nalive, mask, queue, inq, qstate)
+    found, exhausted, _ = hunt(tables, live, checks.trail, checks.weight, witness[node],
+                               np.int64(1), checks.hunt_nodes, deadline)
     if found:
         has_witness[node] = True
         return WITNESSED
     if exhausted:
         return EMPTY
-    c = count_state(np.int64(1), ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm, pos,
-                    nalive, mask, queue, inq, qstate, label, memo, deadline, work)
+    c = count_state(np.int64(1), tables, live, checks.tally, deadline)
     return CHECK_TIMED_OUT if c < 0 else SOLVABLE if c > 0 else EMPTY
 
 
+@kernel
+def check_path(trail, checks, tables, live, deadline):
+    """Check the nodes on the trail's path from the top (``check_node``), and cut the first
+    with no solution below it.
+
+    Returns what the last check said: EMPTY when it cut a node (the search
+    then goes on with the next row of the cut node's parent, or ends if it was
+    the root), CHECK_TIMED_OUT, or a solution lies below the node the search
+    stands on.
+    """
+    d = depth(trail)
+    a = np.int64(0)
+    while True:
+        rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
+        c = check_node(a, checks, tables, live, deadline)
+        if c == EMPTY:
+            cut_to(trail, a)
+        if c == EMPTY or c == CHECK_TIMED_OUT or a == d:
+            return c
+        a += 1
+
+
 #: The types ``kakuro()`` calls ``search`` with (see ``ahead``).
-SEARCH_TYPES = (INTS, INTS, INTS, ROWS, INTS, INT, types.boolean, INT, INT, types.none)
+SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
 
 
 @kernel
-def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_after,
-           hunt_nodes):
+def search(root, limit, store, deadline, check_after, checks):
     """Depth-first fan-out from the fixpoint of ``force``.
 
     After ``check_after`` nodes without a solution (thrashing), the nodes on
-    the current path are checked from the top (``check_node``, hunting
-    ``hunt_nodes`` nodes) and the first one with no solution below it is
-    cut; from then on, until a solution is found, each new node is checked
-    before it is entered, unless a solution found by an earlier check lies
-    below it. Only branches without solutions are cut, so the solutions and
-    their order are those of plain fan-out. With ``hunt_nodes`` None the
+    the current path are checked from the top (``check_path``, with the
+    ``checks`` from ``new_checks``) and the first one with no solution below
+    it is cut; from then on, until a solution is found, each new node is
+    checked before it is entered, unless a solution found by an earlier check
+    lies below it. Only branches without solutions are cut, so the solutions
+    and their order are those of plain fan-out. With ``checks`` None the
     checks are not compiled in, and the search stops with THRASHING instead.
 
     Returns a ``Found``: how many solutions were found (at most ``limit``),
     their digits per variable if ``store`` (else an empty array), how many
     nodes were visited, and OK, TIMED_OUT (the deadline passed; what was
     found so far is returned) or THRASHING.
-    ``mask`` is left at the last node.
+    ``root.mask`` is left at the last node.
     """
-    E = tab_off.shape[0] - 1
+    mask = root.mask
     V = mask.shape[0]
     solutions = np.zeros((16 if store else 0, V), np.int8)
-    emptied, var_eoff, var_ent, perm, pos, nalive, queue, inq, qstate = fixpoint_state(
-        ent_off, ent_var, mask, rows, tab_off, True)
+    emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Found(0, solutions[:0], 1, OK)
-    cap = 16
-    saved_mask = np.zeros((cap, V), np.int64)
-    saved_alive = np.zeros((cap, E), np.int64)
-    witness = np.zeros((cap + 1, V), np.int64)     # a solution below the node at each depth
-    has_witness = np.zeros(cap + 1, np.bool_)
-    branch = np.zeros(cap, np.int64)
-    first = np.zeros(cap, np.int64)      # this level's rows: cand[first:stop]
-    stop = np.zeros(cap, np.int64)
-    nxt = np.zeros(cap, np.int64)
-    cand = np.zeros(64, np.int64)
-    n_cand = np.int64(0)                     # not the literal 0: one compile of sort_ints
-    depth = 0
+    nalive = live.nalive
+    trail = trail_for(tables, live)
     found = 0
     nodes = 1
     since = 0                                # nodes since the last solution
     checking = False
-    label = np.full(E, -1, np.int64)
-    memo = new_memo(np.int64(1), np.int64(1))    # made full size when checks first start
-    memo_made = False
-    weight = np.ones(E)
-    work = np.full(1, np.iinfo(np.int64).max, np.int64)
     at_node = True
     while True:
         if at_node:
@@ -196,102 +223,68 @@ def search(ent_off, ent_var, mask, rows, tab_off, limit, store, deadline, check_
                 checking = False                # checks only pay while no solution turns up
                 if found >= limit:
                     break
-            else:                                      # open a level on entry k
-                if depth == cap:
-                    cap *= 2
-                    saved_mask = grow(saved_mask, cap)
-                    saved_alive = grow(saved_alive, cap)
-                    witness = grow(witness, cap + 1)
-                    has_witness = grow(has_witness, cap + 1)
-                    branch = grow(branch, cap)
-                    first = grow(first, cap)
-                    stop = grow(stop, cap)
-                    nxt = grow(nxt, cap)
-                n = nalive[k]
-                if n_cand + n > cand.shape[0]:
-                    cand = grow(cand, max(2 * cand.shape[0], n_cand + n))
-                live_rows(perm, tab_off, nalive, k, cand, n_cand)
-                sort_ints(cand, n_cand, n_cand + n)
-                copy_into(saved_mask[depth], mask)
-                copy_into(saved_alive[depth], nalive)
-                branch[depth] = k
-                first[depth] = n_cand
-                nxt[depth] = n_cand
-                n_cand += n
-                stop[depth] = n_cand
-                depth += 1
-        at_node = False
-        while depth > 0:                               # the next row to try
-            d = depth - 1
-            if nxt[d] == stop[d]:
-                n_cand = first[d]
-                depth -= 1
-                continue
-            r = cand[nxt[d]]
-            nxt[d] += 1
-            copy_into(mask, saved_mask[d])
-            copy_into(nalive, saved_alive[d])
-            apply_row(branch[d], r, ent_off, ent_var, var_eoff, var_ent, rows, tab_off, perm,
-                      pos, nalive, mask, queue, inq, qstate)
-            nodes += 1
-            since += 1
-            if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
-                return Found(found, solutions[:found], nodes, TIMED_OUT)
-            if propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                         ent_off, ent_var, var_eoff, var_ent, True) >= 0:
-                continue
-            if hunt_nodes is None:          # without checks (compiled apart): stop
-                if since > check_after:
-                    return Found(found, solutions[:found], nodes, THRASHING)
             else:
-                if checking:
-                    c = check_node(depth, witness, has_witness, weight, memo, label, work,
-                                   deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
-                                   rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                    if c == CHECK_TIMED_OUT:
-                        return Found(found, solutions[:found], nodes, TIMED_OUT)
-                    if c == EMPTY:
-                        continue
-                elif since > check_after:   # thrashing: check from here on
-                    checking = True
-                    if not memo_made:
-                        memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
-                        memo_made = True
-                    a = np.int64(0)            # top-down: the first empty node is cut
-                    while True:
-                        copy_into(mask, saved_mask[max(a - 1, 0)])
-                        copy_into(nalive, saved_alive[max(a - 1, 0)])
-                        if a > 0:              # rebuild node a: checks above moved rows in perm
-                            apply_row(branch[a - 1], cand[nxt[a - 1] - 1], ent_off, ent_var,
-                                      var_eoff, var_ent, rows, tab_off, perm, pos, nalive, mask,
-                                      queue, inq, qstate)
-                            propagate(queue, inq, qstate, rows, tab_off, perm, pos, nalive, mask,
-                                      ent_off, ent_var, var_eoff, var_ent, True)
-                            if a < depth:
-                                copy_into(saved_mask[a], mask)
-                                copy_into(saved_alive[a], nalive)
-                        c = check_node(a, witness, has_witness, weight, memo, label, work,
-                                       deadline, hunt_nodes, ent_off, ent_var, var_eoff, var_ent,
-                                       rows, tab_off, perm, pos, nalive, mask, queue, inq, qstate)
-                        if c == CHECK_TIMED_OUT:
-                            return Found(found, solutions[:found], nodes, TIMED_OUT)
-                        if c == EMPTY or a == depth:
-                            break
-                        a += 1
-                    if c == EMPTY:
-                        if a == 0:
-                            return Found(found, solutions[:found], nodes, OK)
-                        depth = a              # the node at depth a has no solution
-                        n_cand = stop[a - 1]
-                        continue
-            at_node = True
+                open_level(trail, tables, live, k, True)
+        emptied = step(trail, tables, live)
+        if emptied == WALKED:
             break
-        if not at_node:
-            break
+        nodes += 1
+        since += 1
+        if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            return Found(found, solutions[:found], nodes, TIMED_OUT)
+        at_node = emptied < 0
+        if not at_node or (not checking and since <= check_after):
+            continue
+        if checks is None:                  # without checks (compiled apart): stop
+            return Found(found, solutions[:found], nodes, THRASHING)
+        else:
+            if checking:
+                c = check_node(depth(trail), checks, tables, live, deadline)
+            else:                           # thrashing: check the path, then each node
+                checking = True
+                c = check_path(trail, checks, tables, live, deadline)
+            if c == CHECK_TIMED_OUT:
+                return Found(found, solutions[:found], nodes, TIMED_OUT)
+            at_node = c != EMPTY
     return Found(found, solutions[:found], nodes, OK)
 
 
+#: The types ``grade.count_fanouts`` calls ``count_fanouts`` with (see ``ahead``).
+FANOUT_TYPES = (ROOT, INT)
+
+
 @kernel
-def fixpoint_masks(ent_off, ent_var, mask, rows, tab_off):
-    """The cell masks at the fixpoint of ``force`` (in place); -1 or the entry that emptied."""
-    return fixpoint_state(ent_off, ent_var, mask, rows, tab_off, True)[0]
+def count_fanouts(root, most):
+    """``(fan-outs, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
+
+    Depth first, rows in lexicographic order, as ``search`` goes without its
+    checks; it stops before fan-out ``most + 1``.
+    """
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return 0, 0
+    trail = trail_for(tables, live)
+    fanouts = solutions = 0
+    at_node = True
+    while True:
+        if at_node:
+            k = pick_entry(live.nalive)
+            if k < 0:
+                solutions += 1
+            elif fanouts == most:
+                break
+            else:
+                fanouts += 1
+                open_level(trail, tables, live, k, True)
+        emptied = step(trail, tables, live)
+        if emptied == WALKED:
+            break
+        at_node = emptied < 0
+    return fanouts, solutions
+
+
+@kernel
+def fixpoint_masks(root):
+    """The cell masks at the fixpoint of ``force`` (in ``root.mask``); -1 or the entry that
+    emptied."""
+    return start_state(root, True)[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 
 
 @kernel
@@ -21,7 +21,7 @@ def new_queue(n_entries):
     return np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(2, np.int64)
 
 
-@kernel
+@inline_kernel
 def enqueue(queue, inq, qstate, k):
     """Put entry ``k`` on the queue unless it is already there."""
     if not inq[k]:
@@ -30,7 +30,7 @@ def enqueue(queue, inq, qstate, k):
         qstate[1] += 1
 
 
-@kernel
+@inline_kernel
 def dequeue(queue, inq, qstate):
     """Take the entry at the head of a non-empty queue."""
     k = queue[qstate[0]]
@@ -40,7 +40,7 @@ def dequeue(queue, inq, qstate):
     return k
 
 
-@kernel
+@inline_kernel
 def enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent):
     """Queue every entry holding variable ``v`` other than ``k``."""
     for q in range(var_eoff[v], var_eoff[v + 1]):

@@ -1,0 +1,73 @@
+"""The search state as two named records, which numba passes to kernels as one argument each.
+
+Glossary
+--------
+Root   : a puzzle's tables as the public verbs hand them to the kernels: the
+         entries' variables, the cell masks (changed in place: pass a copy),
+         the rows and where each entry's rows start (``solve.Model.root``).
+Tables : what the table build made, read only from then on: the entries'
+         variables (``ent_off``, ``ent_var``), each variable's entries
+         (``var_eoff``, ``var_ent``), the table rows (``rows``, int8, padded to 9
+         columns) and where each entry's rows start (``tab_off``).
+Live   : the node the search stands on, changed in place: the live rows of each
+         table (``perm``, ``pos``, ``nalive``; see ``force``), each cell's
+         candidate ``mask``, and the queue of entries to filter again
+         (``queue``, ``inq``, ``qstate``; see ``workqueue``), empty between
+         steps.
+
+A record's fields cannot be reassigned: a kernel that grows an array makes a
+new record. Kernels with a hot loop copy the fields they use into locals first.
+
+Examples
+--------
+>>> import numpy as np
+>>> from kakuro_np.engine.force import start_state
+>>> root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, 0x1FF),
+...             np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]))
+>>> emptied, tables, live = start_state(root, True)
+>>> int(emptied), int(live.nalive[0]), tables.var_ent.tolist()
+(-1, 2, [0, 0])
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.core import types
+
+from .jit import INTS, ROWS
+
+
+class Root(NamedTuple):
+    """A puzzle's tables at the root of the search (see the glossary)."""
+    ent_off: np.ndarray     #: int64, E + 1: entry k's cells are ent_var[ent_off[k]:ent_off[k + 1]]
+    ent_var: np.ndarray     #: int64: the variable of each entry cell
+    mask: np.ndarray        #: int64, V: each cell's candidate digits as bits (changed in place)
+    rows: np.ndarray        #: int8, R x 9: every table's rows, padded with 0
+    tab_off: np.ndarray     #: int64, E + 1: entry k's rows are rows[tab_off[k]:tab_off[k + 1]]
+
+
+class Tables(NamedTuple):
+    """The puzzle as the kernels share it, fixed once the tables are built."""
+    ent_off: np.ndarray     #: int64, E + 1: entry k's cells are ent_var[ent_off[k]:ent_off[k + 1]]
+    ent_var: np.ndarray     #: int64: the variable of each entry cell
+    var_eoff: np.ndarray    #: int64, V + 1: variable v's entries are var_ent[var_eoff[v]:...]
+    var_ent: np.ndarray     #: int64: the entries of each variable
+    rows: np.ndarray        #: int8, R x 9: every table's rows, padded with 0
+    tab_off: np.ndarray     #: int64, E + 1: where each entry's rows start in ``perm``
+
+
+class Live(NamedTuple):
+    """The node the search stands on; kernels change it in place."""
+    perm: np.ndarray        #: int32, R: rows in blocks per entry, live ones first
+    pos: np.ndarray         #: int32, R: where each row stands in ``perm``
+    nalive: np.ndarray      #: int64, E: live rows per entry (-1: no table yet)
+    mask: np.ndarray        #: int64, V: each cell's candidate digits as bits
+    queue: np.ndarray       #: int64, E: ring buffer of entries to filter again
+    inq: np.ndarray         #: bool, E: which entries wait in ``queue``
+    qstate: np.ndarray      #: int64, 2: the queue's head and size
+
+
+#: The numba type of a ``Root`` (the argument types of kernels compiled ahead, see ``ahead``).
+ROOT = types.NamedTuple((INTS, INTS, INTS, ROWS, INTS), Root)

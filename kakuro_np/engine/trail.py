@@ -1,0 +1,175 @@
+"""The fan-out trail: the one depth-first walk the search, the hunt and the count share.
+
+Glossary
+--------
+level : one fan-out: the entry branched on, the rows of it still to try, and
+        the node (masks and live-row counts) to restore before each.
+trail : the open levels, a stack in flat arrays (``Trail``). Level ``d``'s rows
+        are ``cand[first[d]:stop[d]]`` and the next to try is ``cand[nxt[d]]``;
+        ``top`` holds the depth and the number of ``cand`` slots in use.
+step  : leave the node the walk stands on for the next one: the next row of
+        the deepest level with rows left (``step``), propagated.
+
+A walk goes: at a node, pick an entry (the caller's branching rule) and
+``open_level`` on it, or take note of a solution; then ``step``. Each level
+decides one more entry, so a walk is at most as deep as there are entries,
+and its rows are at most all the rows: a trail never grows.
+
+Examples
+--------
+Every leaf of k0, by the essay's rule (the entry with the fewest live rows):
+
+>>> import kakuro_np as kn
+>>> from kakuro_np.engine.force import pick_entry, start_state
+>>> from kakuro_np.solve import model
+>>> m = model(kn.read("puzzles/k0.txt"))
+>>> _, tables, live = start_state(m.root(), True)
+>>> trail, leaves = trail_for(tables, live), 0
+>>> while True:
+...     k = pick_entry(live.nalive)
+...     if k < 0:
+...         leaves += 1
+...     else:
+...         open_level(trail, tables, live, k, True)
+...     while step(trail, tables, live) >= 0:      # a dead node: step on
+...         pass
+...     if depth(trail) == 0:
+...         break
+>>> leaves
+1
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .force import apply_row, live_rows, propagate
+from .jit import inline_kernel, copy_into, kernel, sort_ints
+
+#: What ``step`` returns when the trail has no rows left: the walk is over.
+WALKED = -2
+
+
+class Trail(NamedTuple):
+    """The open levels of a depth-first walk (see the module's glossary)."""
+    saved_mask: np.ndarray      #: int64, levels x V: each level's masks
+    saved_alive: np.ndarray     #: int64, levels x E: each level's live-row counts
+    branch: np.ndarray          #: int64, levels: the entry each level branches on
+    first: np.ndarray           #: int64, levels: where each level's rows start in cand
+    stop: np.ndarray            #: int64, levels: where they end
+    nxt: np.ndarray             #: int64, levels: the next row to try
+    cand: np.ndarray            #: int64, R: the rows of every level
+    top: np.ndarray             #: int64, 2: the depth and the cand slots in use
+
+
+@kernel
+def new_trail(n_entries, n_vars, n_rows):
+    """An empty trail with room for a walk over ``n_entries`` entries, ``n_vars`` variables
+    and ``n_rows`` table rows (memory is touched as it is used)."""
+    levels = n_entries + 1
+    return Trail(np.empty((levels, n_vars), np.int64), np.empty((levels, n_entries), np.int64),
+                 np.empty(levels, np.int64), np.empty(levels, np.int64),
+                 np.empty(levels, np.int64), np.empty(levels, np.int64),
+                 np.empty(max(n_rows, 1), np.int64), np.zeros(2, np.int64))
+
+
+@kernel
+def trail_for(tables, live):
+    """An empty trail with room for a walk over ``tables``."""
+    return new_trail(live.nalive.shape[0], live.mask.shape[0], tables.rows.shape[0])
+
+
+@kernel
+def depth(trail):
+    """How many levels are open."""
+    return trail.top[0]
+
+
+@kernel
+def open_level(trail, tables, live, k, in_order):
+    """Open a level on entry ``k`` at the current node: its live rows, sorted if ``in_order``."""
+    d = trail.top[0]
+    at = trail.top[1]
+    n = live_rows(tables, live, k, trail.cand, at)
+    if in_order:
+        sort_ints(trail.cand, at, at + n)
+    copy_into(trail.saved_mask[d], live.mask)
+    copy_into(trail.saved_alive[d], live.nalive)
+    trail.branch[d] = k
+    trail.first[d] = at
+    trail.nxt[d] = at
+    trail.stop[d] = at + n
+    trail.top[0] = d + 1
+    trail.top[1] = at + n
+
+
+@inline_kernel
+def next_row(trail, tables, live):
+    """Go to the deepest level's next row: restore its node and apply the row (queued, not
+    yet propagated). False when the level has no row left (close it)."""
+    d = trail.top[0] - 1
+    i = trail.nxt[d]
+    if i == trail.stop[d]:
+        return False
+    trail.nxt[d] = i + 1
+    copy_into(live.mask, trail.saved_mask[d])
+    copy_into(live.nalive, trail.saved_alive[d])
+    apply_row(tables, live, trail.branch[d], trail.cand[i])
+    return True
+
+
+@kernel
+def close_level(trail, live, restore):
+    """Close the deepest level; with ``restore`` the node is put back as the level found it."""
+    d = trail.top[0] - 1
+    if restore:
+        copy_into(live.mask, trail.saved_mask[d])
+        copy_into(live.nalive, trail.saved_alive[d])
+    trail.top[0] = d
+    trail.top[1] = trail.first[d]
+
+
+@inline_kernel
+def step(trail, tables, live):
+    """Walk on to the next node: the next row of the deepest level with rows left.
+
+    Returns -1 at a node where forced moves hold, the entry whose table
+    emptied at a dead node, or WALKED when no level has rows left.
+    """
+    while trail.top[0] > 0:
+        if next_row(trail, tables, live):
+            return propagate(tables, live, True)
+        close_level(trail, live, False)
+    return WALKED
+
+
+@kernel
+def cut_to(trail, d):
+    """Close every level deeper than ``d`` (their nodes are not restored)."""
+    trail.top[0] = d
+    trail.top[1] = trail.stop[d - 1] if d > 0 else 0
+
+
+@kernel
+def rebuild_node(trail, tables, live, d):
+    """Put the node at depth ``d`` of the path back, and make it level ``d``'s node again.
+
+    The root is restored; a deeper node is rebuilt from its parent's (level
+    ``d - 1``'s) with the row that level stands on. Restoring a deeper node's
+    counts directly would be wrong once the walk went above it: ``perm`` was
+    reordered since. Returns what ``propagate`` returns (-1 on the path).
+    """
+    if d == 0:
+        copy_into(live.mask, trail.saved_mask[0])
+        copy_into(live.nalive, trail.saved_alive[0])
+        return -1
+    copy_into(live.mask, trail.saved_mask[d - 1])
+    copy_into(live.nalive, trail.saved_alive[d - 1])
+    apply_row(tables, live, trail.branch[d - 1], trail.cand[trail.nxt[d - 1] - 1])
+    emptied = propagate(tables, live, True)
+    if d < trail.top[0]:
+        copy_into(trail.saved_mask[d], live.mask)
+        copy_into(trail.saved_alive[d], live.nalive)
+    return emptied
