@@ -15,7 +15,8 @@ base       : the clue-only puzzle, the same grid with every given removed;
 wrong      : a given cell whose digit no solution of ``base`` has there.
 consistent : a solution of ``base`` that agrees with every given digit, i.e.
              a solution of the puzzle with its givens (``count`` honours them).
-ENUM       : how many solutions of ``base`` ``check`` enumerates; if fewer come
+ENUM       : how many solutions of ``base`` ``check`` enumerates by default
+             (``enum_limit``); if fewer come
              back they are all of them, else each given digit not seen in them
              is asked about on its own.
 
@@ -112,14 +113,14 @@ def _left(deadline: int):
     return left / 1e9
 
 
-def check(grid, *, limit=1000, timeout=None) -> CheckResult:
+def check(grid, *, limit=1000, timeout=None, enum_limit=ENUM) -> CheckResult:
     """Check the given digits (a player's entries) against every solution.
 
     A given digit is wrong when no solution of the clue-only puzzle has it in
     that cell; ``consistent`` counts the solutions that agree with every
-    given digit at once (up to ``limit``). Up to ENUM solutions of the
-    clue-only puzzle are enumerated; if there are more, each given digit not
-    seen among them is asked about with ``count(..., limit=1)``.
+    given digit at once (up to ``limit``). Up to ``enum_limit`` solutions of
+    the clue-only puzzle are enumerated; if there are more, each given digit
+    not seen among them is asked about with ``count(..., limit=1)``.
 
     Parameters
     ----------
@@ -129,6 +130,9 @@ def check(grid, *, limit=1000, timeout=None) -> CheckResult:
         The most agreeing solutions to count (None: all; 0: do not count).
     timeout : float, optional
         Seconds for the whole check; past them SolveTimeout is raised.
+    enum_limit : int
+        How many solutions of the clue-only puzzle to enumerate (ENUM) before
+        asking about each digit instead; the answer is the same either way.
 
     Returns
     -------
@@ -164,7 +168,7 @@ def check(grid, *, limit=1000, timeout=None) -> CheckResult:
     digits = given[rows, cols]
     filled, blanks = int(rows.size), int(puzzle.blank.sum())
 
-    enum = max(int(ENUM), 1)
+    enum = max(_limit(enum_limit), 1)
     sols = kakuro(base, limit=enum, timeout=_left(deadline))
     every = len(sols) < enum                          # all the solutions of base
     if every and len(sols) == 0:

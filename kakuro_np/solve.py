@@ -216,7 +216,22 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
-    turn = FIRST_TURN if cap <= HUNT_MAX else NO_LIMIT
+    found = count_in_turns(m, cap, deadline)
+    if found is None:
+        raise SolveTimeout(f"timed out after {timeout} s while counting")
+    return found
+
+
+def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH)):
+    """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
+    ``deadline``.
+
+    With ``cap`` at most HUNT_MAX, turns of hunting and of counting alternate,
+    the first ``turns[0]`` nodes long and each next one ``turns[1]`` times
+    longer (a test may take very short turns; the count is the same).
+    """
+    first_turn, growth = turns
+    turn = first_turn if cap <= HUNT_MAX else NO_LIMIT
     ahead.wait("hunt")                      # the command line may compile them ahead
     ahead.wait("count")
     while True:
@@ -229,15 +244,15 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
                               SLOTS_LOG2, DATA_WORDS, np.int64(turn))
         if not (pieces == OUT_OF_NODES).any():
             break
-        turn = min(turn, NO_LIMIT // GROWTH) * GROWTH
+        turn = min(turn, NO_LIMIT // growth) * growth
     if (pieces == COUNT_TIMED_OUT).any():
-        raise SolveTimeout(f"timed out after {timeout} s while counting")
+        return None
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
         raise TooManySolutions(
             f"a single piece of this puzzle has more than {NO_LIMIT:,} solutions, more than "
             f"count() tells exactly; use limit=")
     total = math.prod(int(n) for n in pieces)      # exact, however large
-    return total if limit is None else min(total, limit)
+    return total if cap >= NO_LIMIT else min(total, cap)
 
 
 class Reduction(NamedTuple):

@@ -3,7 +3,6 @@
 import importlib
 import itertools
 import pathlib
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -168,10 +167,9 @@ def test_query_path_agrees_with_enumeration(k3_solutions, monkeypatch):
         calls.append(kn.as_puzzle(grid))
         return real_count(grid, *args, **kwargs)
 
-    monkeypatch.setattr(check_mod, "ENUM", 2)
     monkeypatch.setattr(check_mod, "count", spy)
     for p, want in zip(states, by_enumeration):
-        assert check(p) == want
+        assert check(p, enum_limit=2) == want
     one_digit = [q for q in calls if (q.given > 0).sum() == 1]
     assert one_digit, "the per-given query path was not taken"
 
@@ -256,5 +254,4 @@ def test_random_states_against_every_solution(case, data):
     event(f"changed digit in no solution: {in_none}")
     assert r.wrong == ([rc] if in_none else [])
     assert r.consistent == min(agreeing(changed, sols), 1000)
-    with mock.patch.object(check_mod, "ENUM", 2):         # the per-given query path
-        assert check(changed) == r
+    assert check(changed, enum_limit=2) == r            # the per-given query path

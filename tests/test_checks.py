@@ -1,12 +1,12 @@
 """search: checks that cut branches with no solution once fan-out thrashes, keeping the order."""
 
-from unittest import mock
-
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+from kakuro_np.engine.jit import OK
+from kakuro_np.engine.search import search
 from strategies import filled_puzzles
 
 NEVER = 10**15
@@ -28,10 +28,15 @@ THRASHING_DRAFT = r"""\|34\|38\|29\|21\|7\|16\|\|\|13\|19\|16\
 """
 
 
-def solutions(p, check_after, hunt_nodes=solve.CHECK_HUNT, limit=None):
-    with mock.patch.object(solve, "CHECK_AFTER", check_after), \
-            mock.patch.object(solve, "CHECK_HUNT", hunt_nodes):
-        return kn.kakuro(p, limit=limit)
+def solutions(p, check_after, hunt_nodes=solve.CHECK_HUNT, limit=solve.NO_LIMIT):
+    """The digits per variable of the solutions ``search`` finds: with checks after
+    ``check_after`` nodes without a solution, or without checks (``check_after`` NEVER)."""
+    m = solve.model(p)
+    checks = None if check_after == NEVER else m.checks(hunt_nodes)
+    found = search(m.root(), np.int64(limit), True, np.int64(solve.NO_LIMIT),
+                   np.int64(check_after), checks)
+    assert found.status == OK
+    return found.digits
 
 
 def test_checks_keep_k3_in_the_essays_order():

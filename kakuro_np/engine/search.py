@@ -6,8 +6,8 @@ model  : the packed puzzle the kernels share: variables (blank cells), entries,
          cell masks and tables (see ``jposs`` and ``force``); ``build_model``
          makes it.
 var_cell : flat cell index of each variable (blank cells in row-major order).
-level  : one fan-out in the depth-first search: the entry branched on, the
-         rows still to try, and the masks and live-row counts to restore.
+level  : one fan-out in the depth-first search (see ``trail``).
+checks : what the search keeps for its checks once it thrashes (``Checks``).
 witness : a solution (one-digit masks) known to lie below a node, found by a check;
          a child it fits needs no check of its own.
 status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET``, ``TIMED_OUT`` or

@@ -1,0 +1,95 @@
+"""trail: the one depth-first walk the search, the hunt and the count share."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+
+import kakuro_np as kn
+from kakuro_np.engine.force import pick_entry, propagate, start_state
+from kakuro_np.engine.search import count_fanouts, mask_digit
+from kakuro_np.engine.trail import (WALKED, close_level, depth, next_row, open_level, step,
+                                    trail_for)
+from kakuro_np.solve import model
+from strategies import filled_puzzles, satisfies
+
+MOST = 500                                      # leaves a walk collects in Python at most
+SETTINGS = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def walk(p, in_order=True, most=10**6):
+    """Every leaf of a walk by the essay's rule, as digits per variable (Python glue)."""
+    m = model(p)
+    if m.status != 0:
+        return m, []
+    emptied, tables, live = start_state(m.root(), True)
+    if emptied >= 0:
+        return m, []
+    trail, leaves, at_node = trail_for(tables, live), [], True
+    while len(leaves) < most:
+        if at_node:
+            k = pick_entry(live.nalive)
+            if k < 0:
+                leaves.append([mask_digit(b) for b in live.mask])
+            else:
+                open_level(trail, tables, live, np.int64(k), in_order)
+        emptied = step(trail, tables, live)
+        if emptied == WALKED:
+            break
+        at_node = emptied < 0
+    return m, leaves
+
+
+@SETTINGS
+@given(filled_puzzles())
+def test_a_walk_in_order_meets_kakuros_solutions_in_kakuros_order(case):
+    p, _ = case
+    m, leaves = walk(p, most=300)
+    sols = kn.kakuro(p, limit=300)
+    assert np.array_equal(sols.reshape(len(sols), -1)[:, m.var_cell], np.array(leaves, np.int8)
+                          .reshape(len(leaves), len(m.var_cell)))
+
+
+@SETTINGS
+@given(filled_puzzles())
+def test_a_walk_in_any_order_meets_every_solution_once(case):
+    p, fill = case
+    m, leaves = walk(p, in_order=False, most=MOST)
+    assert len(leaves) == kn.count(p, limit=MOST)
+    assert len({tuple(leaf) for leaf in leaves}) == len(leaves)
+    digits = np.zeros(p.shape, np.int64).ravel()
+    for leaf in leaves:
+        digits[m.var_cell] = leaf
+        assert satisfies(p, digits.reshape(p.shape))
+    if len(leaves) < MOST:                      # every solution: the fill is one
+        assert list(fill.ravel()[m.var_cell]) in [list(leaf) for leaf in leaves]
+
+
+@SETTINGS
+@given(filled_puzzles())
+def test_closing_a_level_with_restore_puts_the_node_back(case):
+    p, _ = case
+    m = model(p)
+    _, tables, live = start_state(m.root(), True)
+    k = pick_entry(live.nalive)
+    if k < 0:
+        return
+    before = live.mask.copy(), live.nalive.copy(), sorted(live.perm[m.tab_off[k]:
+                                                                   m.tab_off[k] + live.nalive[k]])
+    trail = trail_for(tables, live)
+    open_level(trail, tables, live, np.int64(k), True)
+    tried = []
+    while next_row(trail, tables, live):
+        tried.append(live.perm[m.tab_off[k]])
+        propagate(tables, live, True)
+    close_level(trail, live, True)
+    assert depth(trail) == 0
+    assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
+    assert tried == before[2]                  # each live row once, in lexicographic order
+
+
+def test_fanouts_of_k3_count_its_40_solutions_and_stop_where_told():
+    m = model(kn.read("puzzles/k3.txt"))
+    counted = [tuple(count_fanouts(m.root(), np.int64(most))) for most in (0, 10, 46, 47)]
+    assert counted == [(0, 0), (10, 4), (46, 40), (46, 40)]
+    _, leaves = walk(kn.read("puzzles/k3.txt"))
+    assert len(leaves) == 40
