@@ -88,15 +88,10 @@ def _write(path: str, text: str) -> None:
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
-    from .solve import HUNT_MAX, count, kakuro
+    from .solve import count, count_kernels, kakuro
     from .svg import svg
     several = len(args.files) > 1
-    if not args.count:
-        _compile_ahead("search")
-    elif args.limit is not None and args.limit <= HUNT_MAX:
-        _compile_ahead("hunt", "count")
-    else:
-        _compile_ahead("count")
+    _compile_ahead(*(count_kernels(args.limit) if args.count else ("search",)))
     for i, path in enumerate(args.files):
         puzzle = _load(path, args.format)
         name = _name(path)

@@ -222,6 +222,18 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     return found
 
 
+def count_kernels(limit) -> tuple:
+    """The kernels ``count(limit=limit)`` runs (names in ``ahead.KERNELS``): the hunt
+    takes turns with the count up to a limit of HUNT_MAX.
+
+    Examples
+    --------
+    >>> count_kernels(2), count_kernels(None)
+    (('hunt', 'count'), ('count',))
+    """
+    return ("hunt", "count") if _limit(limit) <= HUNT_MAX else ("count",)
+
+
 def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH)):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
@@ -231,9 +243,10 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH)):
     longer (a test may take very short turns; the count is the same).
     """
     first_turn, growth = turns
-    turn = first_turn if cap <= HUNT_MAX else NO_LIMIT
-    ahead.wait("hunt")                      # the command line may compile them ahead
-    ahead.wait("count")
+    kernels = count_kernels(cap)
+    turn = first_turn if "hunt" in kernels else NO_LIMIT
+    for name in kernels:                    # the command line may compile them ahead
+        ahead.wait(name)
     while True:
         if turn < NO_LIMIT:                  # a turn of hunting in any order
             found, exhausted, _ = find_solutions(m.root(), np.int64(cap), np.int64(turn),

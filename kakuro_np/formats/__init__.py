@@ -1,0 +1,252 @@
+"""Reading and writing puzzles as text, in five formats.
+
+``read`` and ``parse`` detect the format unless one is named; ``format`` writes
+any of them, and a solution too. Every writer keeps given digits, and every
+reader reads back what every writer writes.
+
+Modules
+-------
+__init__  : the public verbs (``read``, ``parse``, ``detect``, ``format``,
+            ``as_puzzle``) and the tables of readers and writers.
+text      : what the readers share: decoding, lines, tokens, rows, clue sums.
+jboxed, backslash, pipe, comma, jsongrid : one module per format, its reader
+            (``parse_<name>``) and its writer (``write_<name>``).
+
+Glossary
+--------
+jboxed    : the essay's rows: cells split by ``;``; ``x`` inactive, ``_`` blank,
+            ``v h`` a clue (down sum, across sum; 0 = none); a digit 1-9 is a
+            blank holding a given digit.
+backslash : the Kuroro document's format: an optional ``ROWS COLS [TAB]`` header,
+            then tokens split by spaces or tabs; ``down\\across`` is a clue
+            (either side may be empty), ``\\`` alone is inactive, ``x``, ``_``
+            or a run of underscores is blank, a digit 1-9 is a given digit.
+pipe      : the thesis format (its Table 2 and section 4.3): one row a line,
+            cells split by ``|``; nothing or spaces is a blank ("input cell"),
+            ``\\`` is inactive, ``down\\across`` a clue. A blank may hold a digit
+            and ``(a,b,...)`` choices.
+comma     : a ``ROWS COLS`` header, then one row a line of space-separated
+            tokens: ``-`` inactive, ``0`` blank, a digit 1-9 a given (solution
+            files put digits in place of every ``0``), ``down,across`` a clue
+            with either side possibly empty (``16,`` or ``,23``).
+json      : ``{"rows": [...]}`` in the ``Puzzle.from_rows`` shape.
+header    : the ``ROWS COLS`` line that starts a comma file and may start a
+            backslash one; Kuroro writes a third word, ``TAB``.
+comment   : a line whose first non-space character is ``#``; skipped by every
+            text format, wherever it is.
+token     : the text of one cell as written; a *cell* is a token read, in the
+            ``from_rows`` form ``"x"``, ``"_"``, a digit or ``(down, across)``.
+place     : the 1-based ``line:col`` of a token, named by every error; a tab
+            counts as one column.
+black     : an inactive cell, in the words of the error messages.
+choices   : the thesis's pencil marks, ``(a,b,...)`` after a blank's digit.
+
+Decisions on the corners the sources leave open
+-----------------------------------------------
+- Detection looks only at the first line that is not blank or a comment
+  (see ``detect``), so free text after a grid never changes the format.
+- A first line of two whole numbers, optionally followed by ``TAB`` or
+  ``SPACE``, is a header, never a grid row.
+- backslash: with a header, its ROWS rows are read (blank and comment lines
+  skipped) and the rest of the file is free text, as Kuroro allows. Without a
+  header, the grid is the block of lines up to the first blank line; free text
+  after the grid needs a blank line (or ``#``) before it. Inside the grid
+  every token must be a cell, so a typo is an error rather than an early end.
+- pipe: the thesis writes no bar at the ends of a row. If every row starts and
+  ends with ``|`` those outer bars are read as borders, since a real puzzle's
+  first column never holds a blank. The writer adds borders only when its rows
+  would otherwise look bordered, or the grid has one column.
+- pipe choices are checked (digits 1-9) and then dropped: a Puzzle has no
+  place for pencil marks.
+- comma: one row a line; a grid with more or fewer rows than the header says
+  is an error.
+- jboxed: a row may end with ``;``. The writer ends rows so when the grid has
+  one column, which would otherwise show no ``;`` to detect.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+from ..errors import PuzzleError
+from ..puzzle import Puzzle
+from .backslash import parse_backslash, write_backslash
+from .comma import parse_comma, write_comma
+from .jboxed import parse_jboxed, write_jboxed
+from .jsongrid import _from_json_obj, parse_json, write_json
+from .pipe import parse_pipe, write_pipe
+from .text import _HEADER, _UNDERSCORES, MAX_TEXT, _content, _lines, _no_puzzle, decode
+
+FORMATS = ("jboxed", "backslash", "pipe", "comma", "json")
+_READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_pipe,
+            "comma": parse_comma, "json": parse_json}
+_WRITERS = {"jboxed": write_jboxed, "backslash": write_backslash, "pipe": write_pipe,
+            "comma": write_comma, "json": write_json}
+
+
+def as_puzzle(grid) -> Puzzle:
+    """A Puzzle from a Puzzle, a path, text, a JSON dict or rows (see ``Puzzle.from_rows``).
+
+    Examples
+    --------
+    >>> as_puzzle({"rows": [["x", [3, 0]], [[0, 3], "_"]]}).shape
+    (2, 2)
+    """
+    if isinstance(grid, Puzzle):
+        return grid
+    if isinstance(grid, (str, bytes, os.PathLike)):
+        return read(grid)
+    if isinstance(grid, dict):
+        return _from_json_obj(grid)
+    return Puzzle.from_rows(grid)
+
+
+def read(source, format=None) -> Puzzle:
+    """Read a puzzle from a path or from text; the format is detected unless named.
+
+    Errors found in a file name it: ``k1.txt:3:7: unknown cell 'q' ...``.
+
+    Examples
+    --------
+    >>> read("x ; 3 0\\n0 3 ; _").blank.tolist()
+    [[False, False], [False, True]]
+    >>> read("2 2\\n- 3,\\n,3 0").given.tolist()
+    [[0, 0], [0, 0]]
+    """
+    name = None
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, (str, bytes)) and _looks_like_path(source)):
+        name = os.fsdecode(source)
+        try:
+            with open(name, "rb") as f:
+                source = f.read(MAX_TEXT + 1)
+        except OSError as e:
+            raise PuzzleError(f"cannot read file: {e.strerror}", source=name) from None
+    try:
+        return parse(source, format=format)
+    except PuzzleError as e:
+        raise e.with_source(name) if name is not None else e
+
+
+def _looks_like_path(source) -> bool:
+    if isinstance(source, bytes):
+        return b"\n" not in source and len(source) < 4096 and os.path.isfile(source)
+    return "\n" not in source and ";" not in source and len(source) < 4096 and (
+        os.path.isfile(source) or source.endswith((".txt", ".json", ".kak", ".csv")))
+
+
+def parse(text, format=None) -> Puzzle:
+    """Parse puzzle text (str or bytes) in a named format, or detect the format.
+
+    Examples
+    --------
+    >>> parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _", format="jboxed").shape
+    (3, 3)
+    >>> parse("\\\\|4\\\\|3\\\\\\n\\\\3||\\n\\\\4||") == parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _")
+    True
+    """
+    text = decode(text)
+    if not text.strip():
+        raise _no_puzzle()
+    return _reader(format or detect(text))(text)
+
+
+def detect(text) -> str:
+    """The name of the format ``text`` is in, judged by its first line that is not blank or a comment.
+
+    ``{`` or ``[`` starts json; a ``;`` means jboxed and a ``|`` pipe; a header
+    with ``TAB`` means backslash, a bare ``ROWS COLS`` header comma unless the
+    next line has backslash cells; a line with ``\\``, ``x`` or ``_`` tokens is
+    backslash without a header.
+
+    Examples
+    --------
+    >>> [detect(t) for t in ("x ; 3 0", "\\\\|3\\\\", "1 2 TAB\\n\\\\ x", "1 2\\n- 0", '{"rows": []}')]
+    ['jboxed', 'pipe', 'backslash', 'comma', 'json']
+    """
+    text = decode(text)
+    content = _content(_lines(text))
+    if not content:
+        raise _no_puzzle()
+    n, line = content[0]
+    first = line.strip()
+    if first[0] in "{[":
+        return "json"
+    if ";" in first:
+        return "jboxed"
+    if "|" in first:
+        return "pipe"
+    header = _HEADER.fullmatch(line)
+    if header:
+        later = content[1][1] if len(content) > 1 else ""
+        return "backslash" if header[3] or _looks_backslash(later) else "comma"
+    if _looks_backslash(line):
+        return "backslash"
+    raise PuzzleError(f"cannot tell the format of '{first[:30]}' (tried {', '.join(FORMATS)}); "
+                      "name one with format=", line=n, col=len(line) - len(line.lstrip()) + 1)
+
+
+def _looks_backslash(line: str) -> bool:
+    return any("\\" in t or t in ("x", "X") or _UNDERSCORES.fullmatch(t) for t in line.split())
+
+
+def taking_text(verb):
+    """``verb(puzzle, ...)`` made to take a path, text or rows too, read by ``as_puzzle``.
+
+    The solver's stages take a Puzzle, since below the readers nothing reads
+    text; the public verbs (``kakuro_np.entries``) take whatever a reader reads.
+
+    Examples
+    --------
+    >>> shape = taking_text(lambda puzzle: puzzle.shape)
+    >>> shape("x ; 3 0\\n0 3 ; _")
+    (2, 2)
+    """
+    @functools.wraps(verb)
+    def verb_taking_text(grid, *args, **kwargs):
+        return verb(as_puzzle(grid), *args, **kwargs)
+    return verb_taking_text
+
+
+def format(puzzle, fmt="jboxed", solution=None) -> str:
+    """Write a puzzle as text in ``fmt``; given ``solution`` (H, W digits), its solved grid.
+
+    Examples
+    --------
+    >>> p = parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _")
+    >>> print(format(p, "comma"), end="")
+    3 3
+    - 4, 3,
+    ,3 0 0
+    ,4 0 0
+    >>> print(format(p, "comma", solution=[[0, 0, 0], [0, 1, 2], [0, 3, 1]]), end="")
+    3 3
+    - 4, 3,
+    ,3 1 2
+    ,4 3 1
+    >>> all(parse(format(p, f)) == p for f in FORMATS)
+    True
+    """
+    puzzle = as_puzzle(puzzle)
+    if solution is not None:
+        puzzle = _solved(puzzle, solution)
+    if fmt not in _WRITERS:
+        raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
+    return _WRITERS[fmt](puzzle)
+
+
+def _solved(puzzle: Puzzle, solution) -> Puzzle:
+    """The puzzle with the solution's digits as its given digits (blanks only)."""
+    digits = np.asarray(solution)
+    if digits.shape != puzzle.shape:
+        raise PuzzleError(f"the solution has shape {digits.shape}, the puzzle {puzzle.shape}")
+    return puzzle.with_given(np.where(puzzle.blank, digits, 0))
+
+
+def _reader(name):
+    if name not in _READERS:
+        raise PuzzleError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
+    return _READERS[name]

@@ -1,0 +1,55 @@
+"""The thesis's format (pipe): cells split by ``|``, a blank may hold a digit and choices."""
+
+from __future__ import annotations
+
+from ..puzzle import Puzzle
+from ..tokens import cell_tokens
+from .text import (_build, _choices, _clue, _content, _fields, _given, _lines, _row, _split_clue,
+                   _text)
+
+
+def parse_pipe(text: str) -> Puzzle:
+    """The thesis's rows: cells split by ``|``; blank, ``\\``, ``down\\across``, or a digit and choices.
+
+    Choices ``(a,b,...)`` are checked and dropped; a bar at both ends of every
+    row is a border.
+
+    Examples
+    --------
+    >>> p = parse_pipe("\\\\|\\\\4|\\\\3\\n\\\\3|1(1,2)|(1,2)\\n\\\\4| |")
+    >>> p.given.tolist(), p == parse_pipe("|\\\\|\\\\4|\\\\3|\\n|\\\\3|1||\\n|\\\\4|||")
+    ([[0, 0, 0], [0, 1, 0], [0, 0, 0]], True)
+    """
+    content = _content(_lines(text))
+    bordered = _pipe_bordered([line for _, line in content])
+    return _build([_row(n, line, _pipe_fields(line, bordered), _pipe_cell) for n, line in content])
+
+
+def _pipe_bordered(lines: list) -> bool:
+    """Whether every row starts and ends with a ``|`` border."""
+    return all(len(s := line.strip()) >= 2 and s[0] == s[-1] == "|" for line in lines)
+
+
+def _pipe_fields(line: str, bordered: bool) -> list:
+    if not bordered:
+        return _fields(line, "|")
+    start, end = line.index("|") + 1, line.rindex("|")
+    return _fields(line[start:end], "|", offset=start)
+
+
+def _pipe_cell(token: str, n: int, col: int):
+    if "\\" in token:
+        return _clue(token, "\\", n, col)
+    digit, paren, after = token.partition("(")
+    if paren:
+        _choices(after, n, col + len(digit) + 1)
+    digit = digit.strip()
+    return _given(digit, n, col, "pipe") if digit else "_"
+
+
+def write_pipe(puzzle: Puzzle) -> str:
+    """The thesis's file: cells joined by ``|``, bordered only where it must be."""
+    lines = ["|".join(row) for row in cell_tokens(puzzle, "", "\\", _split_clue("\\"))]
+    if puzzle.shape[1] == 1 or _pipe_bordered(lines):
+        lines = [f"|{line}|" for line in lines]
+    return _text(lines)
