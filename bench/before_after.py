@@ -22,10 +22,11 @@ import argparse
 import datetime
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
+
+from sections import markers, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETS = ("published", "big30", "big40", "many", "long", "samples")
@@ -52,19 +53,15 @@ def commit_of(tree: str) -> str:
 
 
 def keep_in(results: str, table: list, args) -> None:
-    """Put the table in RESULTS.md as the section ``bench/run.py`` keeps (``before_after.py``)."""
+    """Put the table in RESULTS.md as a section ``bench/run.py`` keeps (``before_after.py``)."""
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    section = "\n".join([
-        "<!-- begin before_after.py -->", "", "## Before and after (`bench/before_after.py`)", "",
+    begin, end = markers("before_after.py")
+    write_section("before_after.py", "\n".join([
+        begin, "", "## Before and after (`bench/before_after.py`)", "",
         f"Run on {when}: {commit_of(args.before)} (before) against {commit_of(args.after)} "
         f"(after), {args.rounds} alternating rounds, best of {args.repeat} per puzzle; "
         "the ratio is of the medians of the rounds (below 1: the change is faster).", "",
-        *table, "", "<!-- end before_after.py -->", ""])
-    text = open(results).read() if os.path.exists(results) else ""
-    old = re.compile(r"<!-- begin before_after.py -->.*?<!-- end before_after.py -->\n?", re.S)
-    text = old.sub(lambda _: section, text) if old.search(text) else text.rstrip("\n") + "\n\n" + section
-    with open(results, "w") as f:
-        f.write(text)
+        *table, "", end, ""]), results)
 
 
 def main(argv=None) -> int:
