@@ -154,6 +154,12 @@ class Refusal(Exception):
         self.code = code
 
 
+def _note(message: str) -> None:
+    """A word on stderr about output that may surprise (the exit status stays 0)."""
+    sys.stdout.flush()
+    print(f"kakuro-np: {message}", file=sys.stderr)
+
+
 def _failure(e: BaseException, args) -> int:
     """Say what went wrong in one line on stderr (never a traceback); the exit status."""
     if isinstance(e, Refusal):
@@ -226,6 +232,8 @@ def cmd_solve(args) -> int:
             capped = args.limit is not None and n == args.limit
             print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
             if args.svg:
+                if not n:
+                    _note(f"{path}: no solution; the picture shows the puzzle unsolved")
                 _write(_out_path(args.svg, path, several),
                        svg(puzzle, kakuro(puzzle, limit=1, timeout=args.timeout)[0]
                            if n else None, title=name))
@@ -243,6 +251,8 @@ def cmd_solve(args) -> int:
             print(formats.format(puzzle, args.to, solution=s).rstrip("\n") if args.to
                   else boxed(puzzle, s))
         if args.svg:
+            if not len(sols):
+                _note(f"{path}: no solution; the picture shows the puzzle unsolved")
             _write(_out_path(args.svg, path, several),
                    svg(puzzle, sols[0] if len(sols) else None, title=name))
         return EXIT_OK
@@ -408,9 +418,11 @@ def cmd_render(args) -> int:
     puzzle = _load(args.file, args.format)
     digits = candidates = None
     if args.solution:
-        sols = kakuro(puzzle, limit=1, timeout=args.timeout)
+        sols = kakuro(puzzle, limit=2, timeout=args.timeout)
         if not len(sols):
             raise PuzzleError("the puzzle has no solution to draw", source=args.file)
+        if len(sols) > 1:
+            _note(f"{args.file}: the puzzle has several solutions; drawing the first")
         digits = sols[0]
     if args.candidates:
         r = reduce(puzzle, timeout=args.timeout)
@@ -515,9 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
                    help="print solutions in this text format instead of boxes")
     p.add_argument("--svg", metavar="PATH",
-                   help="also draw the first solution as SVG, with --count too ({name} "
-                        "stands for the file; '-' writes it to stdout in place of the "
-                        "solutions)")
+                   help="also draw the first solution as SVG, with --count too (a puzzle "
+                        "with none is drawn unsolved, saying so; {name} stands for the file; "
+                        "'-' writes it to stdout in place of the solutions)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("reduce", help="apply forced moves only",
@@ -586,9 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--svg", metavar="OUT", required=True,
                    help="the SVG file to write ('-' for stdout)")
-    p.add_argument("--solution", action="store_true", help="draw the (first) solution")
-    p.add_argument("--candidates", action="store_true",
-                   help="draw forced digits and pencil-mark candidates")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--solution", action="store_true",
+                      help="draw the solution (the first, saying so, if there are several)")
+    what.add_argument("--candidates", action="store_true",
+                      help="draw forced digits and pencil-mark candidates")
     p.add_argument("--cell", type=_positive, default=40, metavar="PX",
                    help="cell size in pixels (default 40)")
     p.set_defaults(run=cmd_render)

@@ -334,3 +334,21 @@ def test_svg_dash_writes_to_standard_output(tmp_path, monkeypatch):
 def test_version():
     out = run("--version")
     assert out.returncode == 0 and out.stdout == f"kakuro-np {kn.__version__}\n"
+
+
+def test_render_refuses_solution_with_candidates():
+    out = run("render", PUZZLES / "k0.txt", "--svg", "-", "--solution", "--candidates")
+    assert out.returncode == 2 and one_line(out) and "not allowed with" in out.stderr
+
+
+def test_drawing_one_of_several_solutions_or_none_says_so(tmp_path):
+    target = tmp_path / "k3.svg"
+    out = run("render", PUZZLES / "k3.txt", "--svg", target, "--solution")
+    assert out.returncode == 0 and one_line(out) and ET.parse(target)
+    assert "k3.txt: the puzzle has several solutions; drawing the first" in out.stderr
+    none = tmp_path / "none.txt"
+    none.write_text("x ; 3 0 ; 4 0\n0 2 ; _ ; _\n")
+    for count in ([], ["--count"]):
+        out = run("solve", *count, "--svg", tmp_path / "none.svg", none)
+        assert out.returncode == 0 and one_line(out) and ET.parse(tmp_path / "none.svg")
+        assert "none.txt: no solution; the picture shows the puzzle unsolved" in out.stderr
