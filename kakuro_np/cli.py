@@ -214,6 +214,7 @@ def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
     from .solve import count, count_kernels, kakuro
+    from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
     if args.svg:
@@ -247,9 +248,13 @@ def cmd_solve(args) -> int:
                   + (" (limit reached)" if capped else ""))
         elif len(sols) == 0:
             print("no solution")
-        for s in sols if args.svg != "-" else ():
-            print(formats.format(puzzle, args.to, solution=s).rstrip("\n") if args.to
-                  else boxed(puzzle, s))
+        for k, s in enumerate(sols if args.svg != "-" else (), 1):
+            if args.to:
+                print(formats.format(puzzle, args.to, solution=s).rstrip("\n"))
+                continue
+            if len(sols) > 1:                        # apart, and labelled
+                print(("\n" if k > 1 else "") + f"solution {k:,} of {len(sols):,}")
+            print(boxed(puzzle, s, clue=backslash_clue))
         if args.svg:
             if not len(sols):
                 _note(f"{path}: no solution; the picture shows the puzzle unsolved")
