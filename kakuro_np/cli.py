@@ -160,8 +160,14 @@ def _note(message: str) -> None:
     print(f"kakuro-np: {message}", file=sys.stderr)
 
 
-def _failure(e: BaseException, args) -> int:
-    """Say what went wrong in one line on stderr (never a traceback); the exit status."""
+def _json(obj) -> None:
+    """One JSON object a line on stdout (``--json``)."""
+    import json
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def _describe(e: BaseException, args) -> tuple:
+    """``(message, exit status)`` for a failure, in the command line's words."""
     if isinstance(e, Refusal):
         message, code = str(e), e.code
     elif isinstance(e, SolveTimeout):
@@ -173,8 +179,14 @@ def _failure(e: BaseException, args) -> int:
     else:                                            # a bug: still one line
         message = f"internal error ({type(e).__name__}: {e}); please report it"
         code = EXIT_INTERNAL
+    return cli_words(message, getattr(args, "limit", None)), code
+
+
+def _failure(e: BaseException, args) -> int:
+    """Say what went wrong in one line on stderr (never a traceback); the exit status."""
+    message, code = _describe(e, args)
     sys.stdout.flush()                               # the lines so far come first
-    print(f"kakuro-np: {cli_words(message, getattr(args, 'limit', None))}", file=sys.stderr)
+    print(f"kakuro-np: {message}", file=sys.stderr)
     return code
 
 
@@ -189,6 +201,9 @@ def _each(args, paths, do) -> int:
             raise
         except Exception as e:
             code = _failure(e, args)
+            if getattr(args, "json", False):         # every file has its object
+                _json({"file": path, "name": _name(path), "error": _describe(e, args)[0],
+                       "exit": code})
         worst = max(worst, code)
     return worst
 
@@ -219,8 +234,8 @@ def cmd_solve(args) -> int:
     several = len(args.files) > 1
     if args.svg:
         _out_path(args.svg, args.files[0], several)  # a usage error: before any file
-        if args.svg == "-" and args.count:
-            raise PuzzleError("--svg - writes the picture where --count writes; "
+        if args.svg == "-" and (args.count or args.json):
+            raise PuzzleError("--svg - writes the picture where --count and --json write; "
                               "give --svg a file name")
     _compile_ahead(*(count_kernels(args.limit) if args.count else ("search",)),
                    *(("search",) if args.count and args.svg else ()))
@@ -231,7 +246,11 @@ def cmd_solve(args) -> int:
         if args.count:
             n = count(puzzle, limit=args.limit, timeout=args.timeout)
             capped = args.limit is not None and n == args.limit
-            print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
+            if args.json:
+                _json({"file": path, "name": name, "count": n, "at_least": capped,
+                       "exit": EXIT_OK})
+            else:
+                print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
             if args.svg:
                 if not n:
                     _note(f"{path}: no solution; the picture shows the puzzle unsolved")
@@ -240,7 +259,11 @@ def cmd_solve(args) -> int:
                            if n else None, title=name))
             return EXIT_OK
         sols = _solutions(puzzle, path, args)
-        if args.svg == "-":                          # the picture is the output
+        if args.json:
+            _json({"file": path, "name": name, "count": len(sols),
+                   "limit_reached": args.limit is not None and len(sols) == args.limit,
+                   "solutions": sols.tolist(), "exit": EXIT_OK})
+        elif args.svg == "-":                        # the picture is the output
             pass
         elif several:
             capped = args.limit is not None and len(sols) == args.limit
@@ -248,7 +271,7 @@ def cmd_solve(args) -> int:
                   + (" (limit reached)" if capped else ""))
         elif len(sols) == 0:
             print("no solution")
-        for k, s in enumerate(sols if args.svg != "-" else (), 1):
+        for k, s in enumerate(sols if args.svg != "-" and not args.json else (), 1):
             if args.to:
                 print(formats.format(puzzle, args.to, solution=s).rstrip("\n"))
                 continue
@@ -297,10 +320,17 @@ def cmd_check(args) -> int:
         puzzle = _load(path, args.format)
         if puzzle.given.any():                      # a player's digits: check them
             found = check(puzzle, limit=args.limit, timeout=args.timeout)
-            print(f"{_name(path)}: {found}")
             n = found.consistent
-            return EXIT_NONE if n == 0 else EXIT_OK if n == 1 else EXIT_MULTIPLE
+            code = EXIT_NONE if n == 0 else EXIT_OK if n == 1 else EXIT_MULTIPLE
+            if args.json:
+                _json({"file": path, "name": _name(path), "wrong": [list(c) for c in found.wrong],
+                       "wrong_digits": list(found.wrong_digits), "consistent": n,
+                       "at_least": n == args.limit, "exit": code})
+            else:
+                print(f"{_name(path)}: {found}")
+            return code
         n = count(puzzle, limit=args.limit, timeout=args.timeout)
+        reason = ""
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason
             verdict = f"none ({reason or 'every way to go on from the forced moves fails'})"
@@ -310,7 +340,12 @@ def cmd_check(args) -> int:
         else:
             many = f"at least {n:,}" if n == args.limit else f"{n:,}"
             verdict, code = f"multiple ({many} solutions)", EXIT_MULTIPLE
-        print(f"{_name(path)}: {verdict}")
+        if args.json:
+            _json({"file": path, "name": _name(path), "verdict": verdict.split(" ")[0],
+                   "solutions": n, "at_least": n == args.limit, "exit": code,
+                   **({"reason": reason} if n == 0 else {})})
+        else:
+            print(f"{_name(path)}: {verdict}")
         return code
 
     return _each(args, args.files, one)
@@ -529,8 +564,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after N solutions (without it, a puzzle with too many solutions "
                         "to print exits 5, saying how many)")
     p.add_argument("--count", action="store_true", help="print only how many solutions")
-    p.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
-                   help="print solutions in this text format instead of boxes")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
+                     help="print solutions in this text format instead of boxes")
+    how.add_argument("--json", action="store_true",
+                     help="print one JSON object a file: file, name, count, limit_reached "
+                          "and solutions (rows of digits, 0 off the blanks); with --count, "
+                          "count and at_least; a file that fails, its error and exit status")
     p.add_argument("--svg", metavar="PATH",
                    help="also draw the first solution as SVG, with --count too (a puzzle "
                         "with none is drawn unsolved, saying so; {name} stands for the file; "
@@ -555,6 +595,11 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p, files="many")
     p.add_argument("--limit", type=_positive, default=CHECK_CAP, metavar="N",
                    help=f"count at most N solutions (default {CHECK_CAP})")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object a file: file, name, verdict (unique, multiple "
+                        "or none), solutions, at_least, exit and, for none, reason; for a "
+                        "player's digits wrong, wrong_digits and consistent instead of "
+                        "verdict; a file that fails, its error and exit status")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("explain", help="solve by logic, step by step, saying why",

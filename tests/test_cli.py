@@ -1,5 +1,6 @@
 """The command line, run as a user would, through subprocess."""
 
+import json
 import pathlib
 import re
 import shlex
@@ -369,3 +370,29 @@ def test_several_solutions_are_labelled_and_apart():
     assert out.returncode == 0 and out.stdout.startswith("solution 1 of 2\n┌")
     assert "┘\n\nsolution 2 of 2\n┌" in out.stdout
     assert not run("solve", PUZZLES / "k0.txt").stdout.startswith("solution")
+
+
+def test_check_json_prints_one_object_per_file(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x ; 3 0\n0 3 ; q\n")
+    out = run("check", "--json", PUZZLES / "k2.txt", PUZZLES / "k3.txt", bad,
+              PUZZLES / "k2-played.pipe")
+    assert out.returncode == 4 and one_line(out)
+    k2, k3, broken, played = map(json.loads, out.stdout.splitlines())
+    assert k2 == {"file": str(PUZZLES / "k2.txt"), "name": "k2", "verdict": "unique",
+                  "solutions": 1, "at_least": False, "exit": 0}
+    assert (k3["verdict"], k3["solutions"], k3["exit"]) == ("multiple", 40, 3)
+    assert broken["exit"] == 2 and "unknown cell 'q'" in broken["error"]
+    assert (played["wrong"], played["consistent"], played["exit"]) == ([[2, 3]], 0, 4)
+
+
+def test_solve_json_prints_one_object_per_file():
+    out = run("solve", "--json", "--limit", "2", PUZZLES / "k3.txt", PUZZLES / "k0.txt")
+    assert out.returncode == 0
+    k3, k0 = map(json.loads, out.stdout.splitlines())
+    assert (k3["count"], k3["limit_reached"], k0["count"], k0["limit_reached"]) == (2, True, 1, False)
+    assert k0["solutions"] == kn.kakuro(PUZZLES / "k0.txt").tolist()
+    out = run("solve", "--json", "--count", PUZZLES / "k3.txt")
+    assert json.loads(out.stdout) == {"file": str(PUZZLES / "k3.txt"), "name": "k3",
+                                      "count": 40, "at_least": False, "exit": 0}
+    assert run("solve", "--json", "--to", "comma", PUZZLES / "k0.txt").returncode == 2
