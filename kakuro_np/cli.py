@@ -75,10 +75,11 @@ def cli_words(message: str, limit=None) -> str:
 
 
 def _source(path: str):
-    """What ``formats.read`` gets for a FILE argument: an address (``URL_PREFIXES``) as it
-    is, else a ``Path``, so that a name is never read as puzzle text. A directory or a
+    """What ``formats.read`` gets for a FILE argument: an address (``URL_PREFIXES``, or
+    what ``formats.looks_like_url`` and no file has for a name) as it is, else a ``Path``, so that a name is never read as puzzle text. A directory or a
     device is refused; a pipe (``<(...)``) is read, at most ``MAX_TEXT`` bytes like a file."""
-    if path.startswith(URL_PREFIXES):
+    from .formats import looks_like_url
+    if path.startswith(URL_PREFIXES) or (looks_like_url(path) and not os.path.exists(path)):
         return path
     try:
         mode = os.stat(path).st_mode

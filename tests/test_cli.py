@@ -229,9 +229,14 @@ def test_a_directory_or_a_device_is_not_a_puzzle(path, words):
 
 
 def test_urls_reach_the_reader_unchanged():
-    for url in ("https://puzz.link/p?kakuro/3/3/x", "http://example.org/k.txt", "kakuro/3/3/x"):
+    for url in ("https://puzz.link/p?kakuro/3/3/x", "http://example.org/k.txt", "kakuro/3/3/x",
+                "pzv.jp/p.html?kakuro/3/3/x"):
         assert cli._source(url) == url
     assert cli._source("puzzles/k0.txt") == pathlib.Path("puzzles/k0.txt")
+    for url in ("https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG",
+                "pzv.jp/p.html?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"):
+        out = run("check", url)
+        assert out.returncode == 0 and out.stdout.endswith(": unique\n"), out.stderr
 
 
 @pytest.mark.parametrize("message, limit, said", [
