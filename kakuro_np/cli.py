@@ -1,14 +1,24 @@
 """The ``kakuro-np`` command line (also ``python -m kakuro_np``).
 
-Exit status: 0 done; 2 bad input or usage (one line on stderr, never a
-traceback); 3 and 4 from ``check`` for several solutions and none; 124 for
-``--timeout``; 130 for Ctrl-C, which stops at once.
+Exit status (``EXIT_*``): 0 done; 1 a bug (internal error); 2 bad input or
+usage (one line on stderr, never a traceback); 3 and 4 from ``check`` for
+several solutions and none; 5 when ``solve`` finds too many solutions to print;
+124 for ``--timeout``; 130 for Ctrl-C, which stops at once. With several files,
+a file that fails is reported on stderr and the others still run; the status is
+the highest of any file's.
+
+Messages from the library name the Python API's parameters (``format=``,
+``limit=``, ``count()``); ``cli_words`` puts the command line's options in
+their place.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pathlib
+import signal
+import stat
 import sys
 import threading
 
@@ -18,8 +28,23 @@ from .files import write_atomic
 # The solver's modules load numba (and the readers numpy), so each function imports what
 # it needs when it runs: ``--help`` and ``kc`` start in a tenth of a second without numba.
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 2, 3, 4
-EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 1, 2, 3, 4
+EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED = 5, 124, 130
+#: How long ``solve`` counts the solutions of a puzzle with too many to print, to say how many.
+COUNT_SECONDS = 10.0
+#: FILE arguments that are addresses, passed to ``formats.read`` as they are.
+URL_PREFIXES = ("http://", "https://", "kakuro/")
+#: The Python API's words in the library's messages, and the command line's in their place.
+CLI_WORDS = (
+    ("name one with format=", "name one with --format"),
+    ("ask for some with limit=, or count them with count()",
+     "ask for some with --limit N, or count them with --count"),
+    ("ask for fewer with limit= or count them with count()",
+     "ask for fewer with --limit or count them with --count"),
+    ("more than count() tells exactly; use limit=", "more than --count tells exactly; use --limit N"),
+    (" (set kakuro_np.Puzzle.MAX_SIDE to allow more)", ""),
+    (" (raise max_rows= to allow more)", ""),
+)
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
 #: The line on stderr when a run finds its kernels not compiled yet: after an install or
@@ -32,14 +57,49 @@ def _name(path: str) -> str:
     return "stdin" if path == "-" else os.path.splitext(os.path.basename(path))[0]
 
 
+def cli_words(message: str, limit=None) -> str:
+    """A library message with the command line's options in place of the API's (``CLI_WORDS``);
+    a timeout with ``--limit 1`` is told to allow more time rather than to ask for fewer.
+
+    Examples
+    --------
+    >>> cli_words("cannot tell the format of 'q'; name one with format=")
+    "cannot tell the format of 'q'; name one with --format"
+    """
+    if limit == 1:
+        message = message.replace("ask for fewer with limit= or count them with count()",
+                                  "allow a longer --timeout")
+    for api, cli in CLI_WORDS:
+        message = message.replace(api, cli)
+    return message
+
+
+def _source(path: str):
+    """What ``formats.read`` gets for a FILE argument: an address (``URL_PREFIXES``, or
+    what ``formats.looks_like_url`` and no file has for a name) as it is, else a ``Path``, so that a name is never read as puzzle text. A directory or a
+    device is refused; a pipe (``<(...)``) is read, at most ``MAX_TEXT`` bytes like a file."""
+    from .formats import looks_like_url
+    if path.startswith(URL_PREFIXES) or (looks_like_url(path) and not os.path.exists(path)):
+        return path
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return pathlib.Path(path)                    # the reader says why it cannot
+    if stat.S_ISDIR(mode):
+        raise PuzzleError("is a directory", source=path)
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        raise PuzzleError("is not a regular file", source=path)
+    return pathlib.Path(path)
+
+
 def _load(path: str, fmt=None):
     """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
     from . import formats
     from .engine.entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
-        puzzle = formats.parse(sys.stdin.buffer.read(), format=fmt) if path == "-" else \
-            formats.read(os.fspath(path), format=fmt)
+        puzzle = formats.parse(sys.stdin.buffer.read(formats.MAX_TEXT + 1), format=fmt) \
+            if path == "-" else formats.read(_source(path), format=fmt)
         packed_entries(puzzle)                       # every run has a clue, none is too long
     except PuzzleError as e:
         raise (e if e.source else e.with_source(source)) from None
@@ -77,72 +137,201 @@ def _out_path(template: str, path: str, several: bool) -> str:
 
 
 def _write(path: str, text: str) -> None:
+    """Write ``text`` to a file at once (``write_atomic``), or to stdout for ``-``."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
     try:
         write_atomic(path, text)
     except OSError as e:
         raise PuzzleError(f"cannot write file: {e.strerror}", source=path) from None
 
 
+class Refusal(Exception):
+    """A refusal with its own exit status, said in one line on stderr."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+def _note(message: str) -> None:
+    """A word on stderr about output that may surprise (the exit status stays 0)."""
+    sys.stdout.flush()
+    print(f"kakuro-np: {message}", file=sys.stderr)
+
+
+def _json(obj) -> None:
+    """One JSON object a line on stdout (``--json``)."""
+    import json
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def _describe(e: BaseException, args) -> tuple:
+    """``(message, exit status)`` for a failure, in the command line's words."""
+    if isinstance(e, Refusal):
+        message, code = str(e), e.code
+    elif isinstance(e, SolveTimeout):
+        message, code = str(e), EXIT_TIMEOUT
+    elif isinstance(e, (PuzzleError, BudgetError, TooManySolutions, ValueError)):
+        message, code = str(e), EXIT_BAD_INPUT
+    elif isinstance(e, MemoryError):
+        message, code = "out of memory; try --limit or --count", EXIT_BAD_INPUT
+    else:                                            # a bug: still one line
+        message = f"internal error ({type(e).__name__}: {e}); please report it"
+        code = EXIT_INTERNAL
+    return cli_words(message, getattr(args, "limit", None)), code
+
+
+def _failure(e: BaseException, args) -> int:
+    """Say what went wrong in one line on stderr (never a traceback); the exit status."""
+    message, code = _describe(e, args)
+    sys.stdout.flush()                               # the lines so far come first
+    print(f"kakuro-np: {message}", file=sys.stderr)
+    return code
+
+
+def _each(args, paths, do) -> int:
+    """``do(i, path)`` for each file: one that fails is reported and the others still run.
+    The highest exit status of any file."""
+    worst = EXIT_OK
+    for i, path in enumerate(paths):
+        try:
+            code = do(i, path)
+        except BrokenPipeError:                      # the reader left: stop (``_run``)
+            raise
+        except Exception as e:
+            code = _failure(e, args)
+            if getattr(args, "json", False):         # every file has its object
+                _json({"file": path, "name": _name(path), "error": _describe(e, args)[0],
+                       "exit": code})
+        worst = max(worst, code)
+    return worst
+
+
 # -- subcommands ------------------------------------------------------------
+
+def _solutions(puzzle, path: str, args):
+    """``kakuro()`` of a puzzle; too many to print without ``--limit`` exit EXIT_TOO_MANY,
+    saying how many (counted, for at most COUNT_SECONDS)."""
+    from .solve import count, kakuro
+    try:
+        return kakuro(puzzle, limit=args.limit, timeout=args.timeout)
+    except TooManySolutions as e:
+        try:
+            n = count(puzzle, timeout=min(args.timeout or COUNT_SECONDS, COUNT_SECONDS))
+        except (SolveTimeout, TooManySolutions):
+            raise Refusal(f"{path}: {cli_words(str(e))}", EXIT_TOO_MANY) from None
+        raise Refusal(f"{path}: the puzzle has {n:,} solutions, too many to print; "
+                      f"use --limit N or --count", EXIT_TOO_MANY) from None
+
 
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
     from .solve import count, count_kernels, kakuro
+    from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
-    _compile_ahead(*(count_kernels(args.limit) if args.count else ("search",)))
-    for i, path in enumerate(args.files):
+    if args.svg:
+        _out_path(args.svg, args.files[0], several)  # a usage error: before any file
+        if args.svg == "-" and (args.count or args.json):
+            raise PuzzleError("--svg - writes the picture where --count and --json write; "
+                              "give --svg a file name")
+    _compile_ahead(*(count_kernels(args.limit) if args.count else ("search",)),
+                   *(("search",) if args.count and args.svg else ()))
+
+    def one(i, path):
         puzzle = _load(path, args.format)
         name = _name(path)
         if args.count:
             n = count(puzzle, limit=args.limit, timeout=args.timeout)
             capped = args.limit is not None and n == args.limit
-            print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
-            continue
-        sols = kakuro(puzzle, limit=args.limit, timeout=args.timeout)
-        if several:
+            if args.json:
+                _json({"file": path, "name": name, "count": n, "at_least": capped,
+                       "exit": EXIT_OK})
+            else:
+                print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
+            if args.svg:
+                if not n:
+                    _note(f"{path}: no solution; the picture shows the puzzle unsolved")
+                _write(_out_path(args.svg, path, several),
+                       svg(puzzle, kakuro(puzzle, limit=1, timeout=args.timeout)[0]
+                           if n else None, title=name))
+            return EXIT_OK
+        sols = _solutions(puzzle, path, args)
+        if args.json:
+            _json({"file": path, "name": name, "count": len(sols),
+                   "limit_reached": args.limit is not None and len(sols) == args.limit,
+                   "solutions": sols.tolist(), "exit": EXIT_OK})
+        elif args.svg == "-":                        # the picture is the output
+            pass
+        elif several:
             capped = args.limit is not None and len(sols) == args.limit
             print(("\n" if i else "") + f"== {name}: {_plural(len(sols), 'solution')}"
                   + (" (limit reached)" if capped else ""))
         elif len(sols) == 0:
             print("no solution")
-        for s in sols:
-            print(formats.format(puzzle, args.to, solution=s).rstrip("\n") if args.to
-                  else boxed(puzzle, s))
+        for k, s in enumerate(sols if args.svg != "-" and not args.json else (), 1):
+            if args.to:
+                print(formats.format(puzzle, args.to, solution=s).rstrip("\n"))
+                continue
+            if len(sols) > 1:                        # apart, and labelled
+                print(("\n" if k > 1 else "") + f"solution {k:,} of {len(sols):,}")
+            print(boxed(puzzle, s, clue=backslash_clue))
         if args.svg:
+            if not len(sols):
+                _note(f"{path}: no solution; the picture shows the puzzle unsolved")
             _write(_out_path(args.svg, path, several),
                    svg(puzzle, sols[0] if len(sols) else None, title=name))
-    return EXIT_OK
+        return EXIT_OK
+
+    return _each(args, args.files, one)
 
 
 def cmd_reduce(args) -> int:
     from .render import pencil
     from .solve import reduce
     from .svg import svg
-    r = reduce(_load(args.file, args.format), timeout=args.timeout)
-    print(pencil(r.puzzle, r.candidates, r.digits))
-    print(f"status: {r.status}" + (f": {r.reason}" if r.reason else ""))
+    several = len(args.files) > 1
     if args.svg:
-        _write(args.svg, svg(r.puzzle, r.digits, r.candidates, title=_name(args.file)))
-    return EXIT_OK
+        _out_path(args.svg, args.files[0], several)  # a usage error: before any file
+
+    def one(i, path):
+        r = reduce(_load(path, args.format), timeout=args.timeout)
+        if several:
+            print(("\n" if i else "") + f"== {_name(path)}")
+        if args.svg != "-":
+            print(pencil(r.puzzle, r.candidates, r.digits))
+            print(f"status: {r.status}" + (f": {r.reason}" if r.reason else ""))
+        if args.svg:
+            _write(_out_path(args.svg, path, several),
+                   svg(r.puzzle, r.digits, r.candidates, title=_name(path)))
+        return EXIT_OK
+
+    return _each(args, args.files, one)
 
 
 def cmd_check(args) -> int:
     from .check import check
     from .solve import count, reduce
-    worst = EXIT_OK
     _compile_ahead("hunt", "count")
-    for path in args.files:
+
+    def one(i, path):
         puzzle = _load(path, args.format)
         if puzzle.given.any():                      # a player's digits: check them
             found = check(puzzle, limit=args.limit, timeout=args.timeout)
-            print(f"{_name(path)}: {found}")
             n = found.consistent
             code = EXIT_NONE if n == 0 else EXIT_OK if n == 1 else EXIT_MULTIPLE
-            worst = max(worst, code)
-            continue
+            if args.json:
+                _json({"file": path, "name": _name(path), "wrong": [list(c) for c in found.wrong],
+                       "wrong_digits": list(found.wrong_digits), "consistent": n,
+                       "at_least": n == args.limit, "exit": code})
+            else:
+                print(f"{_name(path)}: {found}")
+            return code
         n = count(puzzle, limit=args.limit, timeout=args.timeout)
+        reason = ""
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason
             verdict = f"none ({reason or 'every way to go on from the forced moves fails'})"
@@ -152,9 +341,15 @@ def cmd_check(args) -> int:
         else:
             many = f"at least {n:,}" if n == args.limit else f"{n:,}"
             verdict, code = f"multiple ({many} solutions)", EXIT_MULTIPLE
-        print(f"{_name(path)}: {verdict}")
-        worst = max(worst, code)
-    return worst
+        if args.json:
+            _json({"file": path, "name": _name(path), "verdict": verdict.split(" ")[0],
+                   "solutions": n, "at_least": n == args.limit, "exit": code,
+                   **({"reason": reason} if n == 0 else {})})
+        else:
+            print(f"{_name(path)}: {verdict}")
+        return code
+
+    return _each(args, args.files, one)
 
 
 def cmd_explain(args) -> int:
@@ -218,14 +413,18 @@ def cmd_hint(args) -> int:
 def cmd_grade(args) -> int:
     from .grade import grade
     _compile_ahead("climb", "fanouts")
-    for path in args.files:
+
+    def one(i, path):
         print(f"{_name(path)}: {grade(_load(path, args.format))}")
-    return EXIT_OK
+        return EXIT_OK
+
+    return _each(args, args.files, one)
 
 
 def cmd_stats(args) -> int:
     from .stats import stats
-    for i, path in enumerate(args.files):
+
+    def one(i, path):
         s = stats(_load(path, args.format))
         u2 = f"{s['U2']:.3e}" if s["U2"] else "0 (a cell has no candidate)"
         print(("\n" if i else "") + f"{_name(path)}: {s['white_cells']} white cells, "
@@ -239,7 +438,9 @@ def cmd_stats(args) -> int:
             for k, row in enumerate(zip(s["lengths"], s["sums"], s["combinations"],
                                         s["permutations"])):
                 print(f"  {k:>5}  {row[0]:>6}  {row[1]:>3}  {row[2]:>12}  {row[3]:>12}")
-    return EXIT_OK
+        return EXIT_OK
+
+    return _each(args, args.files, one)
 
 
 def cmd_convert(args) -> int:
@@ -258,9 +459,11 @@ def cmd_render(args) -> int:
     puzzle = _load(args.file, args.format)
     digits = candidates = None
     if args.solution:
-        sols = kakuro(puzzle, limit=1, timeout=args.timeout)
+        sols = kakuro(puzzle, limit=2, timeout=args.timeout)
         if not len(sols):
             raise PuzzleError("the puzzle has no solution to draw", source=args.file)
+        if len(sols) > 1:
+            _note(f"{args.file}: the puzzle has several solutions; drawing the first")
         digits = sols[0]
     if args.candidates:
         r = reduce(puzzle, timeout=args.timeout)
@@ -291,14 +494,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see --help)\n")
 
 
-def _nonnegative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {value}")
-    return value
+def _whole(low: int, high: int | None = None):
+    """An argparse type: a whole number from ``low`` (to ``high``)."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}: {value}")
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}: {value}")
+        return value
+    return whole
+
+
+_nonnegative, _positive = _whole(0), _whole(1)
 
 
 def _seconds(text: str) -> float:
@@ -323,33 +534,57 @@ def _common(p, files="one"):
                    help="give up after this long (exit 124)")
 
 
+def _version() -> str:
+    """The installed version (importlib.metadata), else the package's ``__version__``."""
+    try:
+        from importlib.metadata import version
+        return version("kakuro_np")
+    except Exception:                               # not installed: run from a checkout
+        from . import __version__
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import formats
     parser = _Parser(
         prog="kakuro-np",
         description="Solve Kakuro (cross sums) puzzles: every solution, forced moves, "
                     "combinations, conversions and pictures.",
-        epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 2 bad input, "
-               "3/4 from check (several solutions / none), 124 timeout, 130 interrupted.")
+        epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
+               "error, 2 bad input, 3/4 from check (several solutions / none), 5 too many "
+               "solutions to print, 124 timeout, 130 interrupted; with several files, the "
+               "highest of any file's (a bad file is reported and the others still run).")
+    parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=_Parser)
 
     p = sub.add_parser("solve", help="print every solution of each puzzle file",
                        description="Print every solution of each puzzle, boxed as in the essay.")
     _common(p, files="many")
-    p.add_argument("--limit", type=_nonnegative, metavar="N", help="stop after N solutions")
+    p.add_argument("--limit", type=_positive, metavar="N",
+                   help="stop after N solutions (without it, a puzzle with too many solutions "
+                        "to print exits 5, saying how many)")
     p.add_argument("--count", action="store_true", help="print only how many solutions")
-    p.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
-                   help="print solutions in this text format instead of boxes")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
+                     help="print solutions in this text format instead of boxes")
+    how.add_argument("--json", action="store_true",
+                     help="print one JSON object a file: file, name, count, limit_reached "
+                          "and solutions (rows of digits, 0 off the blanks); with --count, "
+                          "count and at_least; a file that fails, its error and exit status")
     p.add_argument("--svg", metavar="PATH",
-                   help="also draw the first solution as SVG ({name} stands for the file)")
+                   help="also draw the first solution as SVG, with --count too (a puzzle "
+                        "with none is drawn unsolved, saying so; {name} stands for the file; "
+                        "'-' writes it to stdout in place of the solutions)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("reduce", help="apply forced moves only",
                        description="Apply forced moves only; print the digits they force, "
                                    "pencil marks elsewhere, and the status.")
-    _common(p)
-    p.add_argument("--svg", metavar="PATH", help="also draw the result as SVG")
+    _common(p, files="many")
+    p.add_argument("--svg", metavar="PATH",
+                   help="also draw the result as SVG ({name} stands for the file; '-' writes "
+                        "it to stdout in place of the text)")
     p.set_defaults(run=cmd_reduce)
 
     p = sub.add_parser("check", help="is each puzzle unique? (exit 0 unique, 3 multiple, 4 none)",
@@ -359,8 +594,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "against every solution: the wrong ones are named, and the "
                                    "exit status counts the solutions that agree with them all.")
     _common(p, files="many")
-    p.add_argument("--limit", type=_nonnegative, default=CHECK_CAP, metavar="N",
+    p.add_argument("--limit", type=_positive, default=CHECK_CAP, metavar="N",
                    help=f"count at most N solutions (default {CHECK_CAP})")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object a file: file, name, verdict (unique, multiple "
+                        "or none), solutions, at_least, exit and, for none, reason; for a "
+                        "player's digits wrong, wrong_digits and consistent instead of "
+                        "verdict; a file that fails, its error and exit status")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("explain", help="solve by logic, step by step, saying why",
@@ -407,19 +647,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw a puzzle as SVG",
                        description="Draw a puzzle as SVG, optionally solved or with candidates.")
     _common(p)
-    p.add_argument("--svg", metavar="OUT", required=True, help="the SVG file to write")
-    p.add_argument("--solution", action="store_true", help="draw the (first) solution")
-    p.add_argument("--candidates", action="store_true",
-                   help="draw forced digits and pencil-mark candidates")
-    p.add_argument("--cell", type=_nonnegative, default=40, metavar="PX",
+    p.add_argument("--svg", metavar="OUT", required=True,
+                   help="the SVG file to write ('-' for stdout)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--solution", action="store_true",
+                      help="draw the solution (the first, saying so, if there are several)")
+    what.add_argument("--candidates", action="store_true",
+                      help="draw forced digits and pencil-mark candidates")
+    p.add_argument("--cell", type=_positive, default=40, metavar="PX",
                    help="cell size in pixels (default 40)")
     p.set_defaults(run=cmd_render)
 
     p = sub.add_parser("kc", help="the combinations of distinct digits for a clue",
                        description="Every set of distinct digits 1-9 with the given total.")
-    p.add_argument("total", type=int, metavar="TOTAL")
-    p.add_argument("length", type=_nonnegative, nargs="?", metavar="LENGTH",
-                   help="how many cells (default: every length)")
+    p.add_argument("total", type=_whole(1, 45), metavar="TOTAL", help="the clue, 1 to 45")
+    p.add_argument("length", type=_whole(1, 9), nargs="?", metavar="LENGTH",
+                   help="how many cells, 1 to 9 (default: every length)")
     p.set_defaults(run=cmd_kc)
     return parser
 
@@ -428,22 +671,21 @@ def _run(args) -> int:
     """Run a subcommand, turning every expected failure into an exit status."""
     try:
         return args.run(args)
-    except (PuzzleError, BudgetError, TooManySolutions, ValueError) as e:
-        print(f"kakuro-np: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except SolveTimeout as e:
-        print(f"kakuro-np: {e}", file=sys.stderr)
-        return EXIT_TIMEOUT
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except MemoryError:
-        print("kakuro-np: out of memory; try --limit or --count", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except Exception as e:  # a bug: still one line, never a traceback
-        print(f"kakuro-np: internal error ({type(e).__name__}: {e}); please report it",
-              file=sys.stderr)
-        return 1
+    except Exception as e:
+        return _failure(e, args)
+
+
+def _interrupted(signum=None, frame=None) -> None:
+    """Ctrl-C: one line on stderr and exit 130 at once, whatever is running."""
+    try:
+        sys.stdout.flush()
+    except Exception:                                # the reader left, or a write was cut
+        pass
+    os.write(2, b"kakuro-np: interrupted\n")
+    os._exit(EXIT_INTERRUPTED)
 
 
 def main(argv=None) -> int:
@@ -457,6 +699,7 @@ def main(argv=None) -> int:
     interpreter's teardown of numba (about 0.1 s).
     """
     if argv is None:
+        signal.signal(signal.SIGINT, _interrupted)           # before numpy loads, not after
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # read when numpy loads
     args = build_parser().parse_args(argv)
     outcome = {}
@@ -466,10 +709,8 @@ def main(argv=None) -> int:
         while worker.is_alive():
             worker.join(0.05)
     except KeyboardInterrupt:
-        sys.stdout.flush()
-        print("kakuro-np: interrupted", file=sys.stderr)
         sys.stderr.flush()
-        os._exit(EXIT_INTERRUPTED)
+        _interrupted()
     if argv is None:
         _exit(outcome["code"])
     return outcome["code"]

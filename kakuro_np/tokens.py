@@ -45,13 +45,27 @@ def cell_tokens(puzzle, blank: str, inactive: str, clue, digits=None) -> list:
     return rows
 
 
-def labels(puzzle, digits=None) -> list:
-    """Each cell's label as nested lists of str; ``digits`` (H, W) fills blanks."""
-    return cell_tokens(puzzle, "_", "x", lambda down, across: f"{down} {across}", digits)
+def backslash_clue(down: int, across: int) -> str:
+    """A clue as ``down\\across``, a side empty when 0, as ``render.pencil`` writes it.
+
+    Examples
+    --------
+    >>> backslash_clue(16, 0), backslash_clue(0, 7), backslash_clue(29, 17)
+    ('16\\\\', '\\\\7', '29\\\\17')
+    """
+    return f"{down or ''}\\{across or ''}"
 
 
-def boxed(puzzle, digits=None) -> str:
-    """The essay's boxed display of a puzzle, or of a solution given ``digits``.
+def labels(puzzle, digits=None, clue=None) -> list:
+    """Each cell's label as nested lists of str; ``digits`` (H, W) fills blanks and
+    ``clue(down, across)`` writes a clue (default the essay's ``v h``)."""
+    return cell_tokens(puzzle, "_", "x", clue or (lambda down, across: f"{down} {across}"),
+                       digits)
+
+
+def boxed(puzzle, digits=None, clue=None) -> str:
+    """The essay's boxed display of a puzzle, or of a solution given ``digits``;
+    ``clue`` as in ``labels`` (``backslash_clue`` for the command line's).
 
     Examples
     --------
@@ -63,7 +77,7 @@ def boxed(puzzle, digits=None) -> str:
     │0 3│_  │
     └───┴───┘
     """
-    cells = labels(puzzle, digits)
+    cells = labels(puzzle, digits, clue)
     widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
 
     def rule(left, mid, right):

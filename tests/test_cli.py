@@ -1,5 +1,7 @@
 """The command line, run as a user would, through subprocess."""
 
+import json
+import pathlib
 import re
 import shlex
 import signal
@@ -11,9 +13,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import kakuro_np as kn
+from kakuro_np import cli
 from conftest import PUZZLES, ROOT
 
 CLI = [sys.executable, "-m", "kakuro_np"]
+OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9
 
 
 def run(*args, stdin=None, cwd=ROOT):
@@ -190,3 +194,210 @@ def test_stats_lists_the_entries():
     out = run("stats", "--entries", PUZZLES / "k2.txt")
     assert out.returncode == 0 and "U2 = " in out.stdout
     assert "      4       7   41             1          5040" in out.stdout
+
+
+# -- the command line as a user expects it (issue 12) ------------------------------
+
+#: Four independent 4x4 blocks of 10s: 576**4 = 110,075,314,176 solutions, counted at once.
+_TOP = ["x"] + [(10, 0)] * 4 + ["x"] + [(10, 0)] * 4
+_MID = [(0, 10)] + ["_"] * 4 + [(0, 10)] + ["_"] * 4
+FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
+
+
+def one_line(out):
+    """One line on stderr, besides the notice of a first compile (another test's edit)."""
+    lines = [line for line in out.stderr.splitlines() if line != cli.COMPILING]
+    return len(lines) == 1 and "Traceback" not in out.stderr
+
+
+def test_stdin_is_capped_like_files():
+    with open("/dev/zero", "rb") as zero:
+        out = subprocess.run(CLI + ["check", "-"], stdin=zero, capture_output=True, text=True,
+                             cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and one_line(out)
+    assert f"over {kn.formats.MAX_TEXT:,} bytes" in out.stderr and "<stdin>" in out.stderr
+
+
+@pytest.mark.parametrize("path, words", [
+    (".", ".: is a directory"), ("/dev/null", "/dev/null: is not a regular file"),
+    ("no-such-file", "no-such-file: cannot read file"),
+])
+def test_a_directory_or_a_device_is_not_a_puzzle(path, words):
+    for sub in (["check"], ["solve", "--count"], ["render", "--svg", "-"]):
+        out = run(*sub, path)
+        assert out.returncode == 2 and one_line(out) and f"kakuro-np: {words}" in out.stderr
+
+
+def test_urls_reach_the_reader_unchanged():
+    for url in ("https://puzz.link/p?kakuro/3/3/x", "http://example.org/k.txt", "kakuro/3/3/x",
+                "pzv.jp/p.html?kakuro/3/3/x"):
+        assert cli._source(url) == url
+    assert cli._source("puzzles/k0.txt") == pathlib.Path("puzzles/k0.txt")
+    for url in ("https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG",
+                "pzv.jp/p.html?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"):
+        out = run("check", url)
+        assert out.returncode == 0 and out.stdout.endswith(": unique\n"), out.stderr
+
+
+@pytest.mark.parametrize("message, limit, said", [
+    ("cannot tell the format of 'q' (tried jboxed); name one with format=", None,
+     "cannot tell the format of 'q' (tried jboxed); name one with --format"),
+    ("this puzzle has more than 9 solutions, more than 99 bytes hold; ask for some with "
+     "limit=, or count them with count()", None,
+     "this puzzle has more than 9 solutions, more than 99 bytes hold; ask for some with "
+     "--limit N, or count them with --count"),
+    ("the grid is 201x10, larger than the 200x200 allowed "
+     "(set kakuro_np.Puzzle.MAX_SIDE to allow more)", None,
+     "the grid is 201x10, larger than the 200x200 allowed"),
+    ("timed out after 1.0 s with 3 solutions found; ask for fewer with limit= or count them "
+     "with count()", 9,
+     "timed out after 1.0 s with 3 solutions found; ask for fewer with --limit or count them "
+     "with --count"),
+    ("timed out after 1.0 s with 0 solutions found; ask for fewer with limit= or count them "
+     "with count()", 1, "timed out after 1.0 s with 0 solutions found; allow a longer --timeout"),
+    ("the tables of this puzzle would pass 9 rows (raise max_rows= to allow more)", None,
+     "the tables of this puzzle would pass 9 rows"),
+    ("a single piece of this puzzle has more than 9 solutions, more than count() tells "
+     "exactly; use limit=", None,
+     "a single piece of this puzzle has more than 9 solutions, more than --count tells "
+     "exactly; use --limit N"),
+])
+def test_messages_name_the_options_of_the_command_line(message, limit, said):
+    assert cli.cli_words(message, limit) == said
+
+
+def test_an_unknown_format_names_the_format_option():
+    out = run("check", "-", stdin="hello\n")
+    assert out.returncode == 2 and one_line(out) and "name one with --format" in out.stderr
+    assert "format=" not in out.stderr
+
+
+def test_too_many_solutions_to_print_exit_5_and_say_how_many(tmp_path):
+    path = tmp_path / "blocks.txt"
+    path.write_text(kn.format(FOUR_BLOCKS))
+    out = run("solve", path)
+    assert out.returncode == 5 and one_line(out) and out.stdout == ""
+    assert (f"kakuro-np: {path}: the puzzle has 110,075,314,176 solutions, too many to print; "
+            "use --limit N or --count\n") in out.stderr
+
+
+def test_count_with_svg_draws_the_first_solution(tmp_path):
+    target = tmp_path / "k0.svg"
+    out = run("solve", "--count", "--svg", target, PUZZLES / "k0.txt")
+    assert out.returncode == 0 and out.stdout == "k0: 1 solution\n"
+    assert ET.parse(target).getroot().tag.endswith("svg")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["kc", "46"], "1 to 45"), (["kc", "0"], "1 to 45"), (["kc", "-3"], "1 to 45"),
+    (["kc", "10", "10"], "1 to 9"), (["kc", "10", "0"], "1 to 9"),
+    (["solve", "--limit", "0", "puzzles/k0.txt"], ">= 1"),
+    (["check", "--limit", "0", "puzzles/k0.txt"], ">= 1"),
+    (["render", "puzzles/k0.txt", "--svg", "-", "--cell", "0"], ">= 1"),
+])
+def test_out_of_range_values_exit_2(args, words):
+    out = run(*args)
+    assert out.returncode == 2 and one_line(out) and words in out.stderr and out.stdout == ""
+
+
+def test_a_bad_file_among_several_is_reported_and_the_rest_done(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x ; 3 0\n0 3 ; q\n")
+    out = run("solve", "--count", PUZZLES / "k0.txt", bad, PUZZLES / "k3.txt")
+    assert out.returncode == 2 and out.stdout == "k0: 1 solution\nk3: 40 solutions\n"
+    assert one_line(out) and "bad.txt:2:7: unknown cell 'q'" in out.stderr
+    out = run("check", PUZZLES / "k3.txt", tmp_path, PUZZLES / "k2.txt")
+    assert out.returncode == 3 and one_line(out) and "is a directory" in out.stderr
+    assert out.stdout == "k3: multiple (40 solutions)\nk2: unique\n"
+
+
+def test_reduce_takes_several_files():
+    out = run("reduce", PUZZLES / "k0.txt", PUZZLES / "k3.txt")
+    assert out.returncode == 0
+    assert "== k0" in out.stdout and "== k3" in out.stdout
+    assert "status: solved" in out.stdout and "status: stuck" in out.stdout
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.2, 0.3, 0.45])
+def test_ctrl_c_right_after_start_is_one_line(tmp_path, delay):
+    block = tmp_path / "block.txt"
+    block.write_text(kn.format(OPEN_BLOCK))
+    proc = subprocess.Popen(CLI + ["solve", "--count", str(block)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    said = [line for line in err.splitlines() if line != cli.COMPILING]
+    assert (proc.returncode, said) == (130, ["kakuro-np: interrupted"])
+
+
+def test_svg_dash_writes_to_standard_output(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))        # this package, from another folder
+    out = run("render", ROOT / "puzzles/k0.txt", "--svg", "-", cwd=tmp_path)
+    assert out.returncode == 0 and ET.fromstring(out.stdout).tag.endswith("svg")
+    out = run("solve", "--svg", "-", ROOT / "puzzles/k0.txt", cwd=tmp_path)
+    assert out.returncode == 0 and ET.fromstring(out.stdout).tag.endswith("svg")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_version():
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout == f"kakuro-np {kn.__version__}\n"
+
+
+def test_render_refuses_solution_with_candidates():
+    out = run("render", PUZZLES / "k0.txt", "--svg", "-", "--solution", "--candidates")
+    assert out.returncode == 2 and one_line(out) and "not allowed with" in out.stderr
+
+
+def test_drawing_one_of_several_solutions_or_none_says_so(tmp_path):
+    target = tmp_path / "k3.svg"
+    out = run("render", PUZZLES / "k3.txt", "--svg", target, "--solution")
+    assert out.returncode == 0 and one_line(out) and ET.parse(target)
+    assert "k3.txt: the puzzle has several solutions; drawing the first" in out.stderr
+    none = tmp_path / "none.txt"
+    none.write_text("x ; 3 0 ; 4 0\n0 2 ; _ ; _\n")
+    for count in ([], ["--count"]):
+        out = run("solve", *count, "--svg", tmp_path / "none.svg", none)
+        assert out.returncode == 0 and one_line(out) and ET.parse(tmp_path / "none.svg")
+        assert "none.txt: no solution; the picture shows the puzzle unsolved" in out.stderr
+
+
+def test_solve_and_reduce_write_clues_alike():
+    solved = run("solve", PUZZLES / "k0.txt").stdout
+    reduced = run("reduce", PUZZLES / "k0.txt").stdout
+    assert "\\10" in solved and "\\10" in reduced and "0 10" not in solved
+    assert "│6\\│3\\│" in solved
+
+
+def test_several_solutions_are_labelled_and_apart():
+    out = run("solve", "--limit", "2", PUZZLES / "k3.txt")
+    assert out.returncode == 0 and out.stdout.startswith("solution 1 of 2\n┌")
+    assert "┘\n\nsolution 2 of 2\n┌" in out.stdout
+    assert not run("solve", PUZZLES / "k0.txt").stdout.startswith("solution")
+
+
+def test_check_json_prints_one_object_per_file(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x ; 3 0\n0 3 ; q\n")
+    out = run("check", "--json", PUZZLES / "k2.txt", PUZZLES / "k3.txt", bad,
+              PUZZLES / "k2-played.pipe")
+    assert out.returncode == 4 and one_line(out)
+    k2, k3, broken, played = map(json.loads, out.stdout.splitlines())
+    assert k2 == {"file": str(PUZZLES / "k2.txt"), "name": "k2", "verdict": "unique",
+                  "solutions": 1, "at_least": False, "exit": 0}
+    assert (k3["verdict"], k3["solutions"], k3["exit"]) == ("multiple", 40, 3)
+    assert broken["exit"] == 2 and "unknown cell 'q'" in broken["error"]
+    assert (played["wrong"], played["consistent"], played["exit"]) == ([[2, 3]], 0, 4)
+
+
+def test_solve_json_prints_one_object_per_file():
+    out = run("solve", "--json", "--limit", "2", PUZZLES / "k3.txt", PUZZLES / "k0.txt")
+    assert out.returncode == 0
+    k3, k0 = map(json.loads, out.stdout.splitlines())
+    assert (k3["count"], k3["limit_reached"], k0["count"], k0["limit_reached"]) == (2, True, 1, False)
+    assert k0["solutions"] == kn.kakuro(PUZZLES / "k0.txt").tolist()
+    out = run("solve", "--json", "--count", PUZZLES / "k3.txt")
+    assert json.loads(out.stdout) == {"file": str(PUZZLES / "k3.txt"), "name": "k3",
+                                      "count": 40, "at_least": False, "exit": 0}
+    assert run("solve", "--json", "--to", "comma", PUZZLES / "k0.txt").returncode == 2

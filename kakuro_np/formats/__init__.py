@@ -1,16 +1,16 @@
-"""Reading and writing puzzles as text, in five formats.
+"""Reading and writing puzzles as text, in five formats and as puzz.link URLs.
 
 ``read`` and ``parse`` detect the format unless one is named; ``format`` writes
-any of them, and a solution too. Every writer keeps given digits, and every
-reader reads back what every writer writes.
+any of them, and a solution too. Every writer but puzzlink keeps given digits
+and holds any grid, and every reader reads back what every writer writes.
 
 Modules
 -------
 __init__  : the public verbs (``read``, ``parse``, ``detect``, ``format``,
             ``as_puzzle``) and the tables of readers and writers.
 text      : what the readers share: decoding, lines, tokens, rows, clue sums.
-jboxed, backslash, pipe, comma, jsongrid : one module per format, its reader
-            (``parse_<name>``) and its writer (``write_<name>``).
+jboxed, backslash, pipe, comma, jsongrid, puzzlink : one module per format,
+            its reader (``parse_<name>``) and its writer (``write_<name>``).
 
 Glossary
 --------
@@ -30,6 +30,10 @@ comma     : a ``ROWS COLS`` header, then one row a line of space-separated
             files put digits in place of every ``0``), ``down,across`` a clue
             with either side possibly empty (``16,`` or ``,23``).
 json      : ``{"rows": [...]}`` in the ``Puzzle.from_rows`` shape.
+puzzlink  : a puzz.link (pzprjs) URL, ``https://puzz.link/p?kakuro/W/H/BODY``:
+            the grid below the top clue row and right of the left clue column,
+            W wide and H high, then the border sums. It holds no given digits,
+            and row 0 and column 0 hold only clues (see ``puzzlink``).
 header    : the ``ROWS COLS`` line that starts a comma file and may start a
             backslash one; Kuroro writes a third word, ``TAB``.
 comment   : a line whose first non-space character is ``#``; skipped by every
@@ -45,6 +49,10 @@ Decisions on the corners the sources leave open
 -----------------------------------------------
 - Detection looks only at the first line that is not blank or a comment
   (see ``detect``), so free text after a grid never changes the format.
+- A URL (``https://``, ``pzv.jp/p.html?``, a bare ``kakuro/``) is never read
+  as a file name. The puzzlink writer refuses, with a PuzzleError naming the
+  cell, a puzzle a URL cannot hold (given digits, blanks or stray sums on the
+  border); ``puzzlink`` lists its own decisions.
 - A first line of two whole numbers, optionally followed by ``TAB`` or
   ``SPACE``, is a header, never a grid row.
 - backslash: with a header, its ROWS rows are read (blank and comment lines
@@ -78,13 +86,14 @@ from .comma import parse_comma, write_comma
 from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
+from .puzzlink import looks_like_url, parse_puzzlink, write_puzzlink
 from .text import _HEADER, _UNDERSCORES, MAX_TEXT, _content, _lines, _no_puzzle, decode
 
-FORMATS = ("jboxed", "backslash", "pipe", "comma", "json")
+FORMATS = ("jboxed", "backslash", "pipe", "comma", "json", "puzzlink")
 _READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_pipe,
-            "comma": parse_comma, "json": parse_json}
+            "comma": parse_comma, "json": parse_json, "puzzlink": parse_puzzlink}
 _WRITERS = {"jboxed": write_jboxed, "backslash": write_backslash, "pipe": write_pipe,
-            "comma": write_comma, "json": write_json}
+            "comma": write_comma, "json": write_json, "puzzlink": write_puzzlink}
 
 
 def as_puzzle(grid) -> Puzzle:
@@ -135,7 +144,8 @@ def _looks_like_path(source) -> bool:
     if isinstance(source, bytes):
         return b"\n" not in source and len(source) < 4096 and os.path.isfile(source)
     return "\n" not in source and ";" not in source and len(source) < 4096 and (
-        os.path.isfile(source) or source.endswith((".txt", ".json", ".kak", ".csv")))
+        os.path.isfile(source) or (not looks_like_url(source)  # a URL is text, not a file name
+                                   and source.endswith((".txt", ".json", ".kak", ".csv"))))
 
 
 def parse(text, format=None) -> Puzzle:
@@ -157,6 +167,7 @@ def parse(text, format=None) -> Puzzle:
 def detect(text) -> str:
     """The name of the format ``text`` is in, judged by its first line that is not blank or a comment.
 
+    A URL (``https://``, ``host/path?``, ``kakuro/``) is puzzlink;
     ``{`` or ``[`` starts json; a ``;`` means jboxed and a ``|`` pipe; a header
     with ``TAB`` means backslash, a bare ``ROWS COLS`` header comma unless the
     next line has backslash cells; a line with ``\\``, ``x`` or ``_`` tokens is
@@ -166,6 +177,8 @@ def detect(text) -> str:
     --------
     >>> [detect(t) for t in ("x ; 3 0", "\\\\|3\\\\", "1 2 TAB\\n\\\\ x", "1 2\\n- 0", '{"rows": []}')]
     ['jboxed', 'pipe', 'backslash', 'comma', 'json']
+    >>> detect("  https://puzz.link/p?kakuro/2/2/n4334\\n")
+    'puzzlink'
     """
     text = decode(text)
     content = _content(_lines(text))
@@ -173,6 +186,8 @@ def detect(text) -> str:
         raise _no_puzzle()
     n, line = content[0]
     first = line.strip()
+    if looks_like_url(first):
+        return "puzzlink"
     if first[0] in "{[":
         return "json"
     if ";" in first:
@@ -229,6 +244,8 @@ def format(puzzle, fmt="jboxed", solution=None) -> str:
     ,4 3 1
     >>> all(parse(format(p, f)) == p for f in FORMATS)
     True
+    >>> format(p, "puzzlink")
+    'https://puzz.link/p?kakuro/2/2/n4334\\n'
     """
     puzzle = as_puzzle(puzzle)
     if solution is not None:
