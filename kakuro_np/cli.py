@@ -76,8 +76,9 @@ def cli_words(message: str, limit=None) -> str:
 
 def _source(path: str):
     """What ``formats.read`` gets for a FILE argument: an address (``URL_PREFIXES``, or
-    what ``formats.looks_like_url`` and no file has for a name) as it is, else a ``Path``, so that a name is never read as puzzle text. A directory or a
-    device is refused; a pipe (``<(...)``) is read, at most ``MAX_TEXT`` bytes like a file."""
+    what ``formats.looks_like_url`` and no file has for a name) as it is, else a
+    ``Path``, so that a name is never read as puzzle text. A directory or a device
+    is refused; a pipe (``<(...)``) is read, at most ``MAX_TEXT`` bytes like a file."""
     from .formats import looks_like_url
     if path.startswith(URL_PREFIXES) or (looks_like_url(path) and not os.path.exists(path)):
         return path
@@ -98,9 +99,16 @@ def _load(path: str, fmt=None):
     from .engine.entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
-        puzzle = formats.parse(sys.stdin.buffer.read(formats.MAX_TEXT + 1), format=fmt) \
-            if path == "-" else formats.read(_source(path), format=fmt)
-        packed_entries(puzzle)                       # every run has a clue, none is too long
+        puzzle, places = formats.with_places(formats.parse, sys.stdin.buffer.read(
+            formats.MAX_TEXT + 1), format=fmt) if path == "-" else \
+            formats.with_places(formats.read, _source(path), format=fmt)
+        try:
+            packed_entries(puzzle)                   # every run has a clue, none is too long
+        except PuzzleError as e:
+            if e.cell is None or places is None:
+                raise
+            line, col = places[e.cell[0]][e.cell[1]]     # the cell's place in the text
+            raise PuzzleError(e.message, line=line, col=col) from None
     except PuzzleError as e:
         raise (e if e.source else e.with_source(source)) from None
     _say_when_compiling()                            # after the input is checked: errors stay one line

@@ -218,6 +218,23 @@ def test_stdin_is_capped_like_files():
     assert f"over {kn.formats.MAX_TEXT:,} bytes" in out.stderr and "<stdin>" in out.stderr
 
 
+@pytest.mark.parametrize("name, content, place", [
+    ("a.txt", "x ; x ; x\nx ; _ ; _\n", ":2:5: "),                      # jboxed
+    ("b.txt", "\\\t3\\\t4\\\n\\\tx\tx\n", ":2:3: "),                   # backslash
+    ("c.json", '{"rows": [["x", "x", "x"],\n  ["x", "_", "_"]]}', ":2:9: "),   # json
+    ("-", "2 3\n- - -\n- 0 0\n", ":3:3: "),                           # comma, on stdin
+])
+def test_a_malformed_run_is_named_by_line_and_column(tmp_path, name, content, place):
+    """A run without a clue is found after parsing; the message still names line:col, 1-based."""
+    if name == "-":
+        out = run("solve", "-", stdin=content)
+    else:
+        (tmp_path / name).write_text(content)
+        out = run("solve", tmp_path / name)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert place in out.stderr and "cell (" not in out.stderr, out.stderr
+
+
 @pytest.mark.parametrize("path, words", [
     (".", ".: is a directory"), ("/dev/null", "/dev/null: is not a regular file"),
     ("no-such-file", "no-such-file: cannot read file"),

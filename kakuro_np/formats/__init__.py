@@ -87,7 +87,7 @@ from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
 from .puzzlink import looks_like_url, parse_puzzlink, write_puzzlink
-from .text import _HEADER, _UNDERSCORES, MAX_TEXT, _content, _lines, _no_puzzle, decode
+from .text import _HEADER, _PLACES, _UNDERSCORES, MAX_TEXT, _content, _lines, _no_puzzle, decode
 
 FORMATS = ("jboxed", "backslash", "pipe", "comma", "json", "puzzlink")
 _READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_pipe,
@@ -146,6 +146,29 @@ def _looks_like_path(source) -> bool:
     return "\n" not in source and ";" not in source and len(source) < 4096 and (
         os.path.isfile(source) or (not looks_like_url(source)  # a URL is text, not a file name
                                    and source.endswith((".txt", ".json", ".kak", ".csv"))))
+
+
+def with_places(verb, *args, **kwargs) -> tuple:
+    """``(verb(*args, **kwargs), places)`` for ``read`` or ``parse``: the puzzle, and where each
+    cell stands in the text, ``places[r][c] == (line, col)`` (1-based), or None when the
+    format has no lines and columns to name (puzz.link, a JSON object).
+
+    The command line names a cell of a malformed run, which only the solver's
+    first stage finds, by its line and column.
+
+    Examples
+    --------
+    >>> p, places = with_places(parse, "x ; 3 0\\n0 3 ; _")
+    >>> places[1][1]
+    (2, 7)
+    """
+    sink = []
+    token = _PLACES.set(sink)
+    try:
+        puzzle = verb(*args, **kwargs)
+    finally:
+        _PLACES.reset(token)
+    return puzzle, (sink[-1] if sink else None)
 
 
 def parse(text, format=None) -> Puzzle:

@@ -9,6 +9,7 @@ row   : a grid row as read (``_Row``): its cells, their places, where it ends.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from typing import NamedTuple
 
@@ -132,6 +133,10 @@ def _row(n: int, line: str, fields: list, read_cell) -> _Row:
                 [(n, col) for col, _ in fields], (n, len(line.rstrip()) + 1))
 
 
+#: While ``formats.with_places`` reads, the places of the cells of each puzzle ``_build`` makes.
+_PLACES = contextvars.ContextVar("kakuro_np_cell_places", default=None)
+
+
 def _build(rows: list, width=None) -> Puzzle:
     """The Puzzle from read rows, after checking each has ``width`` cells (default: row 1's)."""
     if not rows:
@@ -147,13 +152,17 @@ def _build(rows: list, width=None) -> Puzzle:
             raise PuzzleError(f"row {i} has {k} cell{'s' * (k != 1)}, expected {width} ({said})",
                               line=line, col=col)
     try:
-        return Puzzle.from_rows([row.cells for row in rows])
+        puzzle = Puzzle.from_rows([row.cells for row in rows])
     except PuzzleError as e:
         if e.cell is None:
             raise
         r, c = e.cell
         line, col = rows[r].places[c]
         raise PuzzleError(e.message, line=line, col=col) from None
+    sink = _PLACES.get()
+    if sink is not None:
+        sink.append([row.places for row in rows])
+    return puzzle
 
 
 # -- cells (shared by the readers) -----------------------------------------------
