@@ -21,7 +21,7 @@ import numpy as np
 
 from .combos import candidate_grid
 from .engine import ahead
-from .engine.anyorder import find_solutions
+from .engine.anyorder import any_solutions, find_solutions
 from .engine.counting import COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, knuth_estimates
 from .engine.entries import packed_entries
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
@@ -105,7 +105,8 @@ def _limit(limit) -> int:
     return int(limit)
 
 
-def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_BYTES):
+def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
+           max_bytes=MAX_BYTES):
     """Every solution of a puzzle, in the essay's fan-out order.
 
     Parameters
@@ -113,6 +114,11 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     grid : Puzzle, text, path or rows
     limit : int, optional
         Stop after this many solutions.
+    order : "essay" or "any"
+        "essay": the first ``limit`` solutions of the full list, in the essay's
+        order. "any": any ``limit`` different solutions, as fast as a hunt in any
+        order finds them (``anyorder``), for callers to whom the order does not
+        matter; with more than HUNT_MAX asked for (or no limit), the essay's order.
     timeout : float, optional
         Seconds; past them SolveTimeout is raised.
     max_rows : int
@@ -132,12 +138,16 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     >>> sols.shape, sols[0].tolist()
     ((1, 3, 3), [[0, 0, 0], [0, 1, 2], [0, 3, 1]])
     """
+    if order not in ("essay", "any"):
+        raise ValueError(f"order must be 'essay' or 'any', got {order!r}")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
     m = model(grid, max_rows, deadline)
     H, W = m.puzzle.shape
     if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
+    if order == "any" and cap <= HUNT_MAX:
+        return _any_solutions(m, cap, deadline, timeout)
 
     ahead.wait("search")                    # the command line may compile it ahead
 
@@ -170,6 +180,17 @@ def kakuro(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, max_bytes=MAX_B
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
+
+
+def _any_solutions(m, cap, deadline, timeout):
+    """``kakuro(order="any")`` of a model: up to ``cap`` solutions found by the hunt."""
+    masks, hunted = any_solutions(m.root(), np.int64(cap), np.int64(deadline))
+    if len(masks) < cap and not hunted.exhausted:
+        raise SolveTimeout(f"timed out after {timeout} s with {len(masks)} solutions found")
+    H, W = m.puzzle.shape
+    out = np.zeros((len(masks), H * W), np.int8)
+    out[:, m.var_cell] = np.frexp(masks.astype(np.float64))[1]    # 2**(d - 1) -> d
+    return out.reshape(len(masks), H, W)
 
 
 def _refuse_astronomical(m, most, max_bytes):

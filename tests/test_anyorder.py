@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
@@ -90,3 +90,32 @@ def test_count_with_a_small_limit_takes_turns_and_agrees(case):
 @pytest.mark.parametrize("limit", [1, 2, 40, 41, 1000])
 def test_count_with_a_limit_on_k3(limit):
     assert kn.count("puzzles/k3.txt", limit=limit) == min(40, limit)
+
+
+@SMALL
+@given(filled_puzzles())
+def test_kakuro_in_any_order_gives_distinct_solutions_of_the_essays_list(case):
+    p, _ = case
+    every = kn.kakuro(p, limit=200)
+    assume(len(every) < 200)                      # the whole list, to look them up in
+    listed = {s.tobytes() for s in every}
+    for limit in (1, 2, 7, 200):
+        found = kn.kakuro(p, limit=limit, order="any")
+        assert len(found) == min(limit, len(every))
+        assert len({s.tobytes() for s in found}) == len(found)
+        assert all(s.tobytes() in listed for s in found)
+
+
+def test_kakuro_in_any_order_answers_a_thrashing_draft_at_once():
+    p = kn.parse(THRASHING_DRAFT)
+    found = kn.kakuro(p, limit=2, order="any", timeout=10)
+    assert len(found) == 2 and not np.array_equal(found[0], found[1])
+    cells, sums = kn.entries(p)
+    for s in found:
+        flat = s.ravel()
+        assert all(flat[c].sum() == t and len(set(flat[c])) == len(c) for c, t in zip(cells, sums))
+
+
+def test_an_unknown_order_is_a_value_error():
+    with pytest.raises(ValueError, match="order"):
+        kn.kakuro("puzzles/k3.txt", order="fast")

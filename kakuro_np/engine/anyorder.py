@@ -105,16 +105,43 @@ def find_solutions(root, want, node_budget, deadline):
     if emptied >= 0:
         return Hunted(0, True, 1)
     weight = np.ones(live.nalive.shape[0])
-    return hunt(tables, live, trail_for(tables, live), weight, root.mask.copy(), want,
-                node_budget, deadline)
+    return hunt(tables, live, trail_for(tables, live), weight,
+                np.empty((0, root.mask.shape[0]), np.int64), want, node_budget, deadline)
+
+
+#: The types ``solve.kakuro(order="any")`` calls ``any_solutions`` with (see ``ahead``).
+ANY_TYPES = (ROOT, INT, INT)
 
 
 @kernel
-def hunt(tables, live, trail, weight, witness, want, node_budget, deadline):
+def any_solutions(root, want, deadline):
+    """Up to ``want`` different solutions of ``root``, in any order, as fast as the hunt finds
+    them: ``(masks, hunted)``, the one-digit masks of each solution found, and the
+    ``Hunted``. Fewer than ``want`` and ``hunted.exhausted`` means they are all of them;
+    neither means the deadline passed.
+    """
+    emptied, tables, live = start_state(root, True)
+    V = root.mask.shape[0]
+    keep = np.zeros((max(want, 0), V), np.int64)
+    if emptied >= 0:
+        return keep[:0], Hunted(0, True, 1)
+    hunted = hunt(tables, live, trail_for(tables, live), np.ones(live.nalive.shape[0]), keep,
+                  want, np.int64(np.iinfo(np.int64).max), deadline)
+    kept = min(hunted.found, keep.shape[0])
+    if V > 0:                       # the rows written (a mask is never 0)
+        kept = 0
+        while kept < keep.shape[0] and keep[kept, 0] != 0:
+            kept += 1
+    return keep[:kept], hunted
+
+
+@kernel
+def hunt(tables, live, trail, weight, keep, want, node_budget, deadline):
     """``find_solutions`` from a propagated node, which it restores, on an empty ``trail``.
 
     ``weight`` is read and updated (callers may keep it from hunt to hunt);
-    the first solution found is left in ``witness`` (its one-digit masks).
+    the first ``keep.shape[0]`` different solutions found are left in the rows of
+    ``keep`` (their one-digit masks).
     """
     mask, nalive = live.mask, live.nalive
     root_mask = mask.copy()
@@ -144,8 +171,8 @@ def hunt(tables, live, trail, weight, witness, want, node_budget, deadline):
                             new = False
                             break
                     if new:
-                        if found == 0:
-                            copy_into(witness, mask)
+                        if found < keep.shape[0]:
+                            copy_into(keep[found], mask)
                         seen[found] = h
                         found += 1
                         if found >= want:

@@ -140,7 +140,7 @@ def check_node(node, checks, tables, live, deadline):
         copy_into(witness[node], witness[node - 1])
         has_witness[node] = True
         return WITNESSED
-    found, exhausted, _ = hunt(tables, live, checks.trail, checks.weight, witness[node],
+    found, exhausted, _ = hunt(tables, live, checks.trail, checks.weight, witness[node:node + 1],
                                np.int64(1), checks.hunt_nodes, deadline)
     if found:
         has_witness[node] = True
