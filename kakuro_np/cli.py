@@ -224,7 +224,7 @@ def _solutions(puzzle, path: str, args):
     saying how many (counted, for at most COUNT_SECONDS)."""
     from .solve import count, kakuro
     try:
-        return kakuro(puzzle, limit=args.limit, timeout=args.timeout)
+        return kakuro(puzzle, limit=args.limit, order=args.order, timeout=args.timeout)
     except TooManySolutions as e:
         try:
             n = count(puzzle, timeout=min(args.timeout or COUNT_SECONDS, COUNT_SECONDS))
@@ -237,7 +237,7 @@ def _solutions(puzzle, path: str, args):
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
-    from .solve import count, count_kernels, kakuro
+    from .solve import count, count_kernels, kakuro, kakuro_kernels
     from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
@@ -246,7 +246,8 @@ def cmd_solve(args) -> int:
         if args.svg == "-" and (args.count or args.json):
             raise PuzzleError("--svg - writes the picture where --count and --json write; "
                               "give --svg a file name")
-    _compile_ahead(*(count_kernels(args.limit) if args.count else ("search",)),
+    _compile_ahead(*(count_kernels(args.limit) if args.count else
+                     kakuro_kernels(args.limit, args.order)),
                    *(("search",) if args.count and args.svg else ()))
 
     def one(i, path):
@@ -573,6 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after N solutions (without it, a puzzle with too many solutions "
                         "to print exits 5, saying how many)")
     p.add_argument("--count", action="store_true", help="print only how many solutions")
+    p.add_argument("--any", dest="order", action="store_const", const="any", default="essay",
+                   help="with --limit N (at most 1000): any N solutions, as fast as a hunt in "
+                        "any order finds them, rather than the first N in the essay's order")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
                      help="print solutions in this text format instead of boxes")

@@ -146,10 +146,10 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     H, W = m.puzzle.shape
     if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
-    if order == "any" and cap <= HUNT_MAX:
+    kernel, = kakuro_kernels(limit, order)
+    ahead.wait(kernel)                      # the command line may compile it ahead
+    if kernel == "any":
         return _any_solutions(m, cap, deadline, timeout)
-
-    ahead.wait("search")                    # the command line may compile it ahead
 
     def run(cap):
         checks = None                       # checks only once it thrashes
@@ -180,6 +180,18 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
+
+
+def kakuro_kernels(limit, order="essay") -> tuple:
+    """The kernel ``kakuro(limit=limit, order=order)`` runs (a name in ``ahead.KERNELS``):
+    the hunt for any solutions up to a limit of HUNT_MAX, else the search.
+
+    Examples
+    --------
+    >>> kakuro_kernels(2, "any"), kakuro_kernels(2), kakuro_kernels(None, "any")
+    (('any',), ('search',), ('search',))
+    """
+    return ("any",) if order == "any" and _limit(limit) <= HUNT_MAX else ("search",)
 
 
 def _any_solutions(m, cap, deadline, timeout):

@@ -10,6 +10,7 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 import kakuro_np as kn
@@ -418,3 +419,17 @@ def test_solve_json_prints_one_object_per_file():
     assert json.loads(out.stdout) == {"file": str(PUZZLES / "k3.txt"), "name": "k3",
                                       "count": 40, "at_least": False, "exit": 0}
     assert run("solve", "--json", "--to", "comma", PUZZLES / "k0.txt").returncode == 2
+
+
+def test_any_gives_a_thrashing_drafts_two_solutions_at_once(tmp_path):
+    from test_anyorder import THRASHING_DRAFT      # the essay's order passes 90 s on it
+    draft = tmp_path / "draft.txt"
+    draft.write_text(THRASHING_DRAFT)
+    out = run("solve", "--any", "--limit", "2", "--timeout", "30", "--json", draft)
+    assert out.returncode == 0, out.stderr
+    sols = np.array(json.loads(out.stdout)["solutions"])
+    assert len(sols) == 2 and not np.array_equal(sols[0], sols[1])
+    cells, sums = kn.entries(kn.parse(THRASHING_DRAFT))
+    for s in sols:
+        flat = s.ravel()
+        assert all(flat[c].sum() == t and len(set(flat[c])) == len(c) for c, t in zip(cells, sums))
