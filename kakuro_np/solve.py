@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .combos import candidate_grid
+from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.counting import COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, knuth_estimates
@@ -148,8 +148,6 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
         return np.zeros((0, H, W), np.int8)
     kernel, = kakuro_kernels(limit, order)
     ahead.wait(kernel)                      # the command line may compile it ahead
-    if kernel == "any":
-        return _any_solutions(m, cap, deadline, timeout)
 
     def run(cap):
         checks = None                       # checks only once it thrashes
@@ -165,7 +163,9 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
                                f"ask for fewer with limit= or count them with count()")
         return found, digits
 
-    if limit is None:                       # bounded by max_bytes instead
+    if kernel == "any":
+        found, digits = _any_solutions(m, cap, deadline, timeout)
+    elif limit is None:                     # bounded by max_bytes instead
         cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
         found, digits = run(min(cap, FIRST_TRY))
         if found == min(cap, FIRST_TRY) < cap:
@@ -194,15 +194,13 @@ def kakuro_kernels(limit, order="essay") -> tuple:
     return ("any",) if order == "any" and _limit(limit) <= HUNT_MAX else ("search",)
 
 
-def _any_solutions(m, cap, deadline, timeout):
-    """``kakuro(order="any")`` of a model: up to ``cap`` solutions found by the hunt."""
+def _any_solutions(m, cap, deadline, timeout) -> tuple:
+    """``kakuro(order="any")`` of a model: ``(found, digits per variable)`` of up to ``cap``
+    solutions found by the hunt."""
     masks, hunted = any_solutions(m.root(), np.int64(cap), np.int64(deadline))
     if len(masks) < cap and not hunted.exhausted:
         raise SolveTimeout(f"timed out after {timeout} s with {len(masks)} solutions found")
-    H, W = m.puzzle.shape
-    out = np.zeros((len(masks), H * W), np.int8)
-    out[:, m.var_cell] = np.frexp(masks.astype(np.float64))[1]    # 2**(d - 1) -> d
-    return out.reshape(len(masks), H, W)
+    return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
 
 
 def _refuse_astronomical(m, most, max_bytes):

@@ -101,12 +101,19 @@ def find_solutions(root, want, node_budget, deadline):
     apart by hash, so a collision can only make ``found`` smaller: ``found ==
     want`` always means ``want`` different solutions exist.
     """
+    return hunt_root(root, np.empty((0, root.mask.shape[0]), np.int64), want, node_budget,
+                     deadline)
+
+
+@kernel
+def hunt_root(root, keep, want, node_budget, deadline):
+    """``hunt`` from the fixpoint of ``root``, with fresh weights: a ``Hunted``, and the first
+    solutions found in the rows of ``keep``."""
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
-    weight = np.ones(live.nalive.shape[0])
-    return hunt(tables, live, trail_for(tables, live), weight,
-                np.empty((0, root.mask.shape[0]), np.int64), want, node_budget, deadline)
+    return hunt(tables, live, trail_for(tables, live), np.ones(live.nalive.shape[0]), keep,
+                want, node_budget, deadline)
 
 
 #: The types ``solve.kakuro(order="any")`` calls ``any_solutions`` with (see ``ahead``).
@@ -120,13 +127,9 @@ def any_solutions(root, want, deadline):
     ``Hunted``. Fewer than ``want`` and ``hunted.exhausted`` means they are all of them;
     neither means the deadline passed.
     """
-    emptied, tables, live = start_state(root, True)
     V = root.mask.shape[0]
     keep = np.zeros((max(want, 0), V), np.int64)
-    if emptied >= 0:
-        return keep[:0], Hunted(0, True, 1)
-    hunted = hunt(tables, live, trail_for(tables, live), np.ones(live.nalive.shape[0]), keep,
-                  want, np.int64(np.iinfo(np.int64).max), deadline)
+    hunted = hunt_root(root, keep, want, np.int64(np.iinfo(np.int64).max), deadline)
     kept = min(hunted.found, keep.shape[0])
     if V > 0:                       # the rows written (a mask is never 0)
         kept = 0
