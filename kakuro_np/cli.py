@@ -163,8 +163,9 @@ class Refusal(Exception):
         self.code = code
 
 
-def _note(message: str) -> None:
-    """A word on stderr about output that may surprise (the exit status stays 0)."""
+def _say(message: str) -> None:
+    """One line on stderr, after the lines so far on stdout: a failure, or a word about
+    output that may surprise (then the exit status stays 0)."""
     sys.stdout.flush()
     print(f"kakuro-np: {message}", file=sys.stderr)
 
@@ -194,8 +195,7 @@ def _describe(e: BaseException, args) -> tuple:
 def _failure(e: BaseException, args) -> int:
     """Say what went wrong in one line on stderr (never a traceback); the exit status."""
     message, code = _describe(e, args)
-    sys.stdout.flush()                               # the lines so far come first
-    print(f"kakuro-np: {message}", file=sys.stderr)
+    _say(message)
     return code
 
 
@@ -253,6 +253,12 @@ def cmd_solve(args) -> int:
     def one(i, path):
         puzzle = _load(path, args.format)
         name = _name(path)
+
+        def draw(first):                             # --svg: the first solution, or None
+            if first is None:
+                _say(f"{path}: no solution; the picture shows the puzzle unsolved")
+            _write(_out_path(args.svg, path, several), svg(puzzle, first, title=name))
+
         if args.count:
             n = count(puzzle, limit=args.limit, timeout=args.timeout)
             capped = args.limit is not None and n == args.limit
@@ -262,11 +268,7 @@ def cmd_solve(args) -> int:
             else:
                 print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
             if args.svg:
-                if not n:
-                    _note(f"{path}: no solution; the picture shows the puzzle unsolved")
-                _write(_out_path(args.svg, path, several),
-                       svg(puzzle, kakuro(puzzle, limit=1, timeout=args.timeout)[0]
-                           if n else None, title=name))
+                draw(kakuro(puzzle, limit=1, timeout=args.timeout)[0] if n else None)
             return EXIT_OK
         sols = _solutions(puzzle, path, args)
         if args.json:
@@ -289,10 +291,7 @@ def cmd_solve(args) -> int:
                 print(("\n" if k > 1 else "") + f"solution {k:,} of {len(sols):,}")
             print(boxed(puzzle, s, clue=backslash_clue))
         if args.svg:
-            if not len(sols):
-                _note(f"{path}: no solution; the picture shows the puzzle unsolved")
-            _write(_out_path(args.svg, path, several),
-                   svg(puzzle, sols[0] if len(sols) else None, title=name))
+            draw(sols[0] if len(sols) else None)
         return EXIT_OK
 
     return _each(args, args.files, one)
@@ -472,7 +471,7 @@ def cmd_render(args) -> int:
         if not len(sols):
             raise PuzzleError("the puzzle has no solution to draw", source=args.file)
         if len(sols) > 1:
-            _note(f"{args.file}: the puzzle has several solutions; drawing the first")
+            _say(f"{args.file}: the puzzle has several solutions; drawing the first")
         digits = sols[0]
     if args.candidates:
         r = reduce(puzzle, timeout=args.timeout)
