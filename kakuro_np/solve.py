@@ -75,8 +75,7 @@ class Model(NamedTuple):
     def checks(self, hunt_nodes=None):
         """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
         (CHECK_HUNT when None)."""
-        return new_checks(len(self.tab_off) - 1, len(self.mask), len(self.rows),
-                          np.int64(CHECK_HUNT if hunt_nodes is None else hunt_nodes))
+        return new_checks(self.root(), np.int64(CHECK_HUNT if hunt_nodes is None else hunt_nodes))
 
 
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:

@@ -27,10 +27,30 @@ import numpy as np
 from .force import start_state
 from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
 from .state import ROOT
-from .trail import WALKED, cut_to, trail_for, open_level, step
+from .sums import Network, network_of, sums_feasible
+from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
 
+#: What the hunt makes of a node whose sums fail (no entry's table emptied).
+SUMS_FAILED = np.iinfo(np.int64).max
+#: Whether the hunts of ``find_solutions`` and ``any_solutions`` test their nodes' sums.
+HUNT_SUMS = True
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
+
+
+class Hunter(NamedTuple):
+    """What a hunt keeps from one hunt to the next: its ``trail``, the entries' ``weight``s,
+    and the ``sums`` network its nodes are tested on (``sums``; an empty one tests
+    nothing)."""
+    trail: Trail
+    weight: np.ndarray
+    sums: Network
+
+
+@kernel
+def new_hunter(tables, live, sums):
+    """A hunter for ``tables`` with fresh weights, testing its nodes on ``sums``."""
+    return Hunter(trail_for(tables, live), np.ones(live.nalive.shape[0]), sums)
 
 
 class Hunted(NamedTuple):
@@ -112,8 +132,8 @@ def hunt_root(root, keep, want, node_budget, deadline):
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
-    return hunt(tables, live, trail_for(tables, live), np.ones(live.nalive.shape[0]), keep,
-                want, node_budget, deadline)
+    sums = network_of(tables, live.mask.shape[0], HUNT_SUMS)
+    return hunt(tables, live, new_hunter(tables, live, sums), keep, want, node_budget, deadline)
 
 
 #: The types ``solve.kakuro(order="any")`` calls ``any_solutions`` with (see ``ahead``).
@@ -139,14 +159,17 @@ def any_solutions(root, want, deadline):
 
 
 @kernel
-def hunt(tables, live, trail, weight, keep, want, node_budget, deadline):
-    """``find_solutions`` from a propagated node, which it restores, on an empty ``trail``.
+def hunt(tables, live, hunter, keep, want, node_budget, deadline):
+    """``find_solutions`` from a propagated node, which it restores, with a ``Hunter``.
 
-    ``weight`` is read and updated (callers may keep it from hunt to hunt);
+    The hunter's ``weight``s are read and updated (callers may keep it from hunt to hunt);
     the first ``keep.shape[0]`` different solutions found are left in the rows of
     ``keep`` (their one-digit masks).
     """
     mask, nalive = live.mask, live.nalive
+    trail, weight, sums = hunter
+    if not sums_feasible(sums, mask):
+        return Hunted(0, True, 1)
     root_mask = mask.copy()
     root_alive = nalive.copy()
     seen = np.zeros(max(want, 1), np.int64)
@@ -184,6 +207,8 @@ def hunt(tables, live, trail, weight, keep, want, node_budget, deadline):
                 else:
                     open_level(trail, tables, live, k, False)
             emptied = step(trail, tables, live)
+            if emptied == -1 and not sums_feasible(sums, mask):
+                emptied = SUMS_FAILED
             if emptied == WALKED:            # the whole tree was seen: the count is exact
                 stop = exhausted = True
                 found = min(leaves, want)
@@ -195,7 +220,8 @@ def hunt(tables, live, trail, weight, keep, want, node_budget, deadline):
                 break
             at_node = emptied < 0
             if not at_node:
-                weight[emptied] += 1.0
+                if emptied != SUMS_FAILED:
+                    weight[emptied] += 1.0
                 fails_left -= 1
                 if fails_left == 0:          # restart
                     break

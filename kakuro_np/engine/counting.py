@@ -21,11 +21,14 @@ from .force import apply_row, pick_entry, propagate, start_state
 from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
 from .memo import Memo, lookup, new_memo, store
+from .sums import Network, network_of, sums_feasible
 from .trail import Trail, close_level, new_trail, next_row, open_level
 
 #: What a count returns instead of a number when the deadline passed, or when its
 #: nodes ran out.
 COUNT_TIMED_OUT, OUT_OF_NODES = -1, -2
+#: Whether ``count_pieces`` tests its nodes' sums (``sums``).
+COUNT_SUMS = True
 
 
 @kernel
@@ -125,19 +128,22 @@ def piece_key(members, tables, live):
 
 class Tally(NamedTuple):
     """A count's scratch: its ``trail``, a ``label`` per entry (-1, for ``components``), the
-    ``memo`` of pieces, and ``work[0]``, the nodes it may still visit."""
+    ``memo`` of pieces, ``work[0]``, the nodes it may still visit, and the ``sums``
+    network its nodes are tested on (an empty one tests nothing)."""
     trail: Trail
     label: np.ndarray
     memo: Memo
     work: np.ndarray
+    sums: Network
 
 
 @kernel
-def new_tally(n_entries, n_vars, n_rows, memo, node_budget):
-    """A tally for counts over ``n_entries`` entries, ``n_vars`` variables and ``n_rows``
-    table rows, with ``memo`` and ``node_budget`` nodes."""
-    return Tally(new_trail(n_entries, n_vars, n_rows), np.full(n_entries, -1, np.int64), memo,
-                 np.full(1, node_budget, np.int64))
+def new_tally(tables, live, memo, node_budget, sums):
+    """A tally for counts over ``tables`` from ``live``, with ``memo``, ``node_budget`` nodes
+    and the ``sums`` network."""
+    E, V = live.nalive.shape[0], live.mask.shape[0]
+    return Tally(new_trail(E, V, tables.rows.shape[0]), np.full(E, -1, np.int64), memo,
+                 np.full(1, node_budget, np.int64), sums)
 
 
 @kernel
@@ -194,7 +200,7 @@ def count_scope(scope, limit, tables, live, tally, deadline):
         if tally.work[0] < 0:
             total = OUT_OF_NODES
             break
-        if propagate(tables, live, True) < 0:
+        if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
             c = count_scope(members, limit - total, tables, live, tally, deadline)
             if c < 0:
                 total = c
@@ -236,8 +242,10 @@ def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, node_budget
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return np.zeros(1, np.int64)
-    tally = new_tally(live.nalive.shape[0], live.mask.shape[0], tables.rows.shape[0],
-                      new_memo(memo_slots_log2, memo_words), node_budget)
+    tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), node_budget,
+                      network_of(tables, live.mask.shape[0], COUNT_SUMS))
+    if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
+        return np.zeros(1, np.int64)
     members, starts = components(np.arange(live.nalive.shape[0]), tables, live, tally.label)
     counts = np.zeros(starts.shape[0] - 1, np.int64)
     if counts.shape[0] == 0:                  # forced moves decided everything

@@ -31,19 +31,22 @@ import numpy as np
 from numba.core import types
 
 from ..combos import ALL_DIGITS
-from .anyorder import hunt
-from .counting import Tally, count_state, new_tally
+from .anyorder import Hunter, hunt, new_hunter
+from .counting import COUNT_TIMED_OUT, OUT_OF_NODES, Tally, count_state, new_tally
 from .force import build_forced_tables, pick_entry, start_state
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .state import ROOT
-from .trail import (WALKED, Trail, cut_to, depth, new_trail, open_level, rebuild_node, step,
+from .sums import network_of, sums_feasible
+from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
                     trail_for)
 
 #: What ``check_node`` says of a node: a solution below it is in its witness, there is
 #: one below it, there is none, or the deadline passed.
 WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
+#: How much longer each turn of a check's hunt and count is than the last.
+CHECK_GROWTH = 4
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -102,24 +105,26 @@ class Checks(NamedTuple):
     """What the checks of a thrashing search keep: the nodes each check may hunt
     (``hunt_nodes``); per depth, a solution known to lie below the node
     (``witness``, one-digit masks) and whether there is one (``has_witness``);
-    the hunt's ``weight``s and ``trail``; the count's ``tally``."""
+    the ``hunter``; the count's ``tally``. The hunter's sums network tests each node
+    checked before anything else."""
     hunt_nodes: int
     witness: np.ndarray
     has_witness: np.ndarray
-    weight: np.ndarray
-    trail: Trail
+    hunter: Hunter
     tally: Tally
 
 
 @kernel
-def new_checks(n_entries, n_vars, n_rows, hunt_nodes):
-    """Checks for a search over ``n_entries`` entries, ``n_vars`` variables and ``n_rows``
-    table rows, each hunting ``hunt_nodes`` nodes (see ``search``)."""
-    levels = n_entries + 2
+def new_checks(root, hunt_nodes):
+    """Checks for a search of ``root``, each hunting ``hunt_nodes`` nodes first (see ``search``)."""
+    _, tables, live = start_state(root, True)
+    E, V = live.nalive.shape[0], live.mask.shape[0]
+    levels = E + 2
     memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
-    return Checks(hunt_nodes, np.zeros((levels, n_vars), np.int64), np.zeros(levels, np.bool_),
-                  np.ones(n_entries), new_trail(n_entries, n_vars, n_rows),
-                  new_tally(n_entries, n_vars, n_rows, memo, np.int64(np.iinfo(np.int64).max)))
+    sums = network_of(tables, V, True)
+    return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
+                  new_hunter(tables, live, sums),
+                  new_tally(tables, live, memo, np.int64(np.iinfo(np.int64).max), sums))
 
 
 @kernel
@@ -127,10 +132,13 @@ def check_node(node, checks, tables, live, deadline):
     """Is there a solution below the node at depth ``node``? The node is left as it was.
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
-    it. Else first a short hunt in any order (``anyorder``), which finds a
-    solution below most nodes that have one, or goes through every branch of
-    a small node; else a count up to one (``counting``), whose memo of pieces
-    refutes a piece once for every branch it recurs on. Returns WITNESSED (yes,
+    it; no at once when the sums cannot be met within the cells' bounds
+    (``sums``). Else turns, each CHECK_GROWTH times longer than the last
+    (the first ``checks.hunt_nodes`` nodes), of a hunt in any order
+    (``anyorder``), which finds a solution below most nodes that have one, or
+    goes through every branch of a small node, and of a count up to one
+    (``counting``), whose memo of pieces refutes a piece once for every branch
+    it recurs on; both test the sums at every node. Returns WITNESSED (yes,
     a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
     CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
@@ -140,15 +148,24 @@ def check_node(node, checks, tables, live, deadline):
         copy_into(witness[node], witness[node - 1])
         has_witness[node] = True
         return WITNESSED
-    found, exhausted, _ = hunt(tables, live, checks.trail, checks.weight, witness[node:node + 1],
-                               np.int64(1), checks.hunt_nodes, deadline)
-    if found:
-        has_witness[node] = True
-        return WITNESSED
-    if exhausted:
+    if not sums_feasible(checks.hunter.sums, live.mask):
         return EMPTY
-    c = count_state(np.int64(1), tables, live, checks.tally, deadline)
-    return CHECK_TIMED_OUT if c < 0 else SOLVABLE if c > 0 else EMPTY
+    turn = checks.hunt_nodes
+    while True:
+        found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
+                                   np.int64(1), turn, deadline)
+        if found:
+            has_witness[node] = True
+            return WITNESSED
+        if exhausted:
+            return EMPTY
+        checks.tally.work[0] = turn
+        c = count_state(np.int64(1), tables, live, checks.tally, deadline)
+        if c == COUNT_TIMED_OUT:
+            return CHECK_TIMED_OUT
+        if c != OUT_OF_NODES:
+            return SOLVABLE if c > 0 else EMPTY
+        turn = max(turn, 1) * CHECK_GROWTH
 
 
 @kernel
@@ -188,7 +205,9 @@ def search(root, limit, store, deadline, check_after, checks):
     checked before it is entered, unless a solution found by an earlier check
     lies below it. Only branches without solutions are cut, so the solutions
     and their order are those of plain fan-out. With ``checks`` None the
-    checks are not compiled in, and the search stops with THRASHING instead.
+    checks are not compiled in, and the search stops with THRASHING instead;
+    with checks, every node is also tested on its sums (``sums``), and cut
+    when they cannot be met.
 
     Returns a ``Found``: how many solutions were found (at most ``limit``),
     their digits per variable if ``store`` (else an empty array), how many
@@ -233,6 +252,8 @@ def search(root, limit, store, deadline, check_after, checks):
         if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return Found(found, solutions[:found], nodes, TIMED_OUT)
         at_node = emptied < 0
+        if checks is not None and at_node and not sums_feasible(checks.hunter.sums, mask):
+            at_node = False
         if not at_node or (not checking and since <= check_after):
             continue
         if checks is None:                  # without checks (compiled apart): stop

@@ -1,0 +1,108 @@
+"""sums: the max-flow test that every clue can still be met within the cells' bounds."""
+
+import itertools
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kakuro_np as kn
+import kakuro_np.solve as solve
+from kakuro_np.engine.search import fixpoint_masks, search
+from kakuro_np.engine.sums import entry_sides, new_network, sums_feasible
+from strategies import filled_puzzles
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def network(m):
+    return new_network(m.ent_off, m.ent_var, m.rows, m.tab_off, len(m.mask))
+
+
+def band(lo, hi):
+    """The mask of the digits lo..hi."""
+    return sum(1 << (d - 1) for d in range(lo, hi + 1))
+
+
+def sums_met_by_brute_force(m, lo, hi):
+    """Is there a digit per variable within [lo, hi] (repeats allowed) meeting the sum of every
+    entry of two cells or more? Tries every assignment."""
+    runs = [(m.ent_var[a:b], int(m.ent_sum[k]))
+            for k, (a, b) in enumerate(zip(m.ent_off[:-1], m.ent_off[1:])) if b - a >= 2]
+    ranges = [range(int(a), int(b) + 1) for a, b in zip(lo, hi)]
+    return any(all(sum(x[v] for v in cells) == total for cells, total in runs)
+               for x in itertools.product(*ranges))
+
+
+def test_sides_split_every_cell_between_its_entries():
+    m = solve.model(kn.read("puzzles/k2.txt"))
+    side, first, second = entry_sides(m.ent_off, m.ent_var, len(m.mask))
+    assert (first >= 0).all() and (second >= 0).all()        # k2: every cell in two entries
+    assert (side[first] != side[second]).all()
+    across = 14                                              # the essay's across entries first
+    assert len(set(side[:across])) == 1 and set(side[across:26]) == {1 - side[0]}
+
+
+def test_an_outie_from_the_sums_alone():
+    """A 2x2 block with a tail: the block's across sums (3 + 4) and its first down sum (4)
+    leave 3 for the two block cells of the second down entry (6), so its tail cell is 3,
+    which the flow finds from full masks, with no table's help."""
+    rows = [["x", (4, 0), (6, 0)],
+            [(0, 3), "_", "_"],
+            [(0, 4), "_", "_"],
+            ["x", "x", "_"]]
+    m = solve.model(kn.Puzzle.from_rows(rows))
+    net = network(m)
+    mask = np.full(len(m.mask), 0x1FF, np.int64)
+    assert sums_feasible(net, mask)
+    tail = len(mask) - 1                                     # the last blank, row-major
+    for digit in range(1, 10):
+        mask[tail] = 1 << (digit - 1)
+        assert sums_feasible(net, mask) == (digit == 3), digit
+
+
+@SETTINGS
+@given(filled_puzzles(max_side=4), st.randoms(use_true_random=False))
+def test_the_flow_says_exactly_whether_digits_within_bounds_meet_the_sums(case, rnd):
+    p, fill = case
+    m = solve.model(p)
+    if m.status != 0 or len(m.mask) > 9:
+        return
+    lo = np.array([rnd.randint(1, 9) for _ in m.mask])
+    hi = np.minimum(lo + np.array([rnd.randint(0, 2) for _ in m.mask]), 9)
+    mask = np.array([band(a, b) for a, b in zip(lo, hi)], np.int64)
+    assert sums_feasible(network(m), mask) == sums_met_by_brute_force(m, lo, hi)
+
+
+@SETTINGS
+@given(filled_puzzles(max_side=7), st.randoms(use_true_random=False))
+def test_masks_that_hold_a_solution_always_pass(case, rnd):
+    """Soundness: a node whose masks allow the fill is never refuted."""
+    p, fill = case
+    m = solve.model(p)
+    if m.status != 0:
+        return
+    digits = fill.ravel()[m.var_cell].astype(np.int64)
+    mask = np.array([(1 << (d - 1)) | rnd.randint(0, 511) for d in digits], np.int64)
+    assert sums_feasible(network(m), mask)
+    assert sums_feasible(network(m), (1 << (digits - 1)).astype(np.int64))
+
+
+@SETTINGS
+@given(filled_puzzles(max_side=7), st.randoms(use_true_random=False))
+def test_a_refuted_node_has_no_solution(case, rnd):
+    """Random cuts of the masks: whenever the flow refutes the node, fan-out (which does not
+    test sums) finds no solution there either."""
+    p, _ = case
+    m = solve.model(p)
+    if m.status != 0:
+        return
+    root = m.root()
+    root.mask[:] = [x & (rnd.randint(1, 511) | (x & -x)) for x in root.mask]  # keep one digit
+    if fixpoint_masks(root) >= 0:
+        return
+    if not sums_feasible(network(m), root.mask):
+        plain = search(root, np.int64(solve.NO_LIMIT), False, np.int64(solve.NO_LIMIT),
+                       np.int64(10**15), None)
+        assert plain.found == 0
