@@ -106,3 +106,23 @@ def test_a_refuted_node_has_no_solution(case, rnd):
         plain = search(root, np.int64(solve.NO_LIMIT), False, np.int64(solve.NO_LIMIT),
                        np.int64(10**15), None)
         assert plain.found == 0
+
+
+@SETTINGS
+@given(filled_puzzles(max_side=6), st.randoms(use_true_random=False))
+def test_a_network_kept_from_test_to_test_answers_as_a_fresh_one(case, rnd):
+    """Each test starts from the flow the last one left, refuted or not."""
+    p, fill = case
+    m = solve.model(p)
+    if m.status != 0:
+        return
+    kept = network(m)
+    digits = fill.ravel()[m.var_cell].tolist()
+    for _ in range(8):
+        lo = np.array([rnd.randint(1, d) for d in digits])
+        hi = np.array([rnd.randint(d, 9) for d in digits])
+        if rnd.random() < 0.5:                       # a cut that may lose the fill
+            lo = np.minimum(lo + rnd.randint(0, 3), 9)
+            hi = np.maximum(lo, hi)
+        mask = np.array([band(a, b) for a, b in zip(lo, hi)], np.int64)
+        assert sums_feasible(kept, mask) == sums_feasible(network(m), mask)

@@ -50,7 +50,9 @@ class Network(NamedTuple):
     adj_off: np.ndarray     #: int64, N + 1: node n's arcs are adj_arc[adj_off[n]:adj_off[n + 1]]
     adj_arc: np.ndarray     #: int64, 2A
     cap: np.ndarray         #: int64, 2A: residual capacities
-    excess: np.ndarray      #: int64, N: scratch
+    flow: np.ndarray        #: int64, A: the flow on each arc, kept from test to test
+    low: np.ndarray         #: int64, A: each arc's lower bound in the last test
+    excess: np.ndarray      #: int64, N: inflow - outflow at each node, kept from test to test
     level: np.ndarray       #: int64, N: scratch (Dinic's levels)
     it: np.ndarray          #: int64, N: scratch (Dinic's current arcs)
     queue: np.ndarray       #: int64, N: scratch (breadth-first queue, path of arcs)
@@ -150,8 +152,9 @@ def new_network(ent_off, ent_var, rows, tab_off, n_vars):
         adj_arc[fill[tail[i]]] = i
         fill[tail[i]] += 1
     return Network(N, arc_var[:A], arc_low[:A], arc_high[:A], tail[:2 * A], head[:2 * A],
-                   adj_off, adj_arc, np.zeros(2 * A, np.int64), np.zeros(N, np.int64),
-                   np.zeros(N, np.int64), np.zeros(N, np.int64), np.zeros(N, np.int64))
+                   adj_off, adj_arc, np.zeros(2 * A, np.int64), np.zeros(A, np.int64),
+                   np.zeros(A, np.int64), np.zeros(N, np.int64), np.zeros(N, np.int64),
+                   np.zeros(N, np.int64), np.zeros(N, np.int64))
 
 
 @kernel
@@ -162,7 +165,7 @@ def network_of(tables, n_vars, wanted):
         return new_network(tables.ent_off, tables.ent_var, tables.rows, tables.tab_off, n_vars)
     empty = np.zeros(0, np.int64)
     return Network(0, empty, empty, empty, empty, empty, np.zeros(1, np.int64), empty, empty,
-                   empty, empty, empty, empty)
+                   empty, empty, empty, empty, empty, empty)
 
 
 @kernel
@@ -180,14 +183,20 @@ def mask_bounds(m):
 @kernel
 def sums_feasible(net, mask):
     """Can every clue of the network still be met with each cell's digit between its least
-    and greatest candidate in ``mask``? False proves the node has no solution."""
+    and greatest candidate in ``mask``? False proves the node has no solution.
+
+    The flow of the last test is the start: clamped into the new bounds, it
+    leaves a few units out of balance, which one max-flow routes from where
+    they are in excess to where they are missing; the clues can be met if and
+    only if it routes them all. Each test leaves a flow within its bounds for
+    the next, so a node near the last one tested costs a few augmenting paths.
+    """
     N = net.n_nodes
     if N == 0:
         return True
     SS, TT = N - 2, N - 1
-    cap, excess, arc_var = net.cap, net.excess, net.arc_var
-    for n in range(N):
-        excess[n] = 0
+    cap, flow, low, excess, arc_var, head, tail = (net.cap, net.flow, net.low, net.excess,
+                                                    net.arc_var, net.head, net.tail)
     A = arc_var.shape[0]
     n_fixed = A - 2 * (N - 2)                   # the excess arcs come last
     for i in range(n_fixed):
@@ -196,20 +205,33 @@ def sums_feasible(net, mask):
             lo, hi = mask_bounds(mask[v])
         else:
             lo, hi = net.arc_low[i], net.arc_high[i]
-        cap[2 * i] = hi - lo
-        cap[2 * i + 1] = 0
-        excess[net.head[2 * i]] += lo
-        excess[net.tail[2 * i]] -= lo
+        f = min(max(flow[i], lo), hi)
+        if f != flow[i]:                         # clamp into the bounds: moves the excess
+            excess[head[2 * i]] += f - flow[i]
+            excess[tail[2 * i]] -= f - flow[i]
+            flow[i] = f
+        low[i] = lo
+        cap[2 * i] = hi - f
+        cap[2 * i + 1] = f - lo
     need = 0
-    for i in range(n_fixed, A):
-        n = net.head[2 * i] if net.tail[2 * i] == SS else net.tail[2 * i]
-        if net.tail[2 * i] == SS:
-            cap[2 * i] = max(excess[n], 0)
-            need += cap[2 * i]
-        else:
-            cap[2 * i] = max(-excess[n], 0)
+    for i in range(n_fixed, A):                 # SS -> n, n -> TT: what is out of balance
+        n = head[2 * i] if tail[2 * i] == SS else tail[2 * i]
+        cap[2 * i] = max(excess[n], 0) if tail[2 * i] == SS else max(-excess[n], 0)
         cap[2 * i + 1] = 0
-    return max_flow(net, SS, TT, need) == need
+        if tail[2 * i] == SS:
+            need += cap[2 * i]
+    if need == 0:
+        return True
+    routed = max_flow(net, SS, TT, need)
+    for i in range(n_fixed):
+        flow[i] = low[i] + cap[2 * i + 1]
+    for i in range(n_fixed, A):
+        moved = cap[2 * i + 1]                  # what went through SS -> n or n -> TT
+        if tail[2 * i] == SS:
+            excess[head[2 * i]] -= moved
+        else:
+            excess[tail[2 * i]] += moved
+    return routed == need
 
 
 @kernel
