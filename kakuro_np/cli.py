@@ -170,6 +170,28 @@ def _say(message: str) -> None:
     print(f"kakuro-np: {message}", file=sys.stderr)
 
 
+def _counting(puzzle, limit, timeout) -> int:
+    """``count()``, with a progress line on stderr about once a second when stderr is a
+    terminal (nodes, solutions so far, rate), wiped when the count ends."""
+    from .solve import count
+    if not sys.stderr.isatty():
+        return count(puzzle, limit=limit, timeout=timeout)
+    shown = []
+
+    def show(p):
+        shown.append(True)
+        sys.stderr.write(f"\r{p.nodes:,} nodes, {p.solutions:,} solutions so far, "
+                         f"{p.rate:,.0f} nodes/s, {p.seconds:.0f} s\033[K")
+        sys.stderr.flush()
+
+    try:
+        return count(puzzle, limit=limit, timeout=timeout, progress=show)
+    finally:
+        if shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
 def _json(obj) -> None:
     """One JSON object a line on stdout (``--json``)."""
     import json
@@ -237,7 +259,7 @@ def _solutions(puzzle, path: str, args):
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
-    from .solve import count, count_kernels, kakuro, kakuro_kernels
+    from .solve import count_kernels, kakuro, kakuro_kernels
     from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
@@ -260,7 +282,7 @@ def cmd_solve(args) -> int:
             _write(_out_path(args.svg, path, several), svg(puzzle, first, title=name))
 
         if args.count:
-            n = count(puzzle, limit=args.limit, timeout=args.timeout)
+            n = _counting(puzzle, args.limit, args.timeout)
             capped = args.limit is not None and n == args.limit
             if args.json:
                 _json({"file": path, "name": name, "count": n, "at_least": capped,
@@ -322,7 +344,7 @@ def cmd_reduce(args) -> int:
 
 def cmd_check(args) -> int:
     from .check import check
-    from .solve import count, reduce
+    from .solve import reduce
     _compile_ahead("hunt", "count")
 
     def one(i, path):
@@ -338,7 +360,7 @@ def cmd_check(args) -> int:
             else:
                 print(f"{_name(path)}: {found}")
             return code
-        n = count(puzzle, limit=args.limit, timeout=args.timeout)
+        n = _counting(puzzle, args.limit, args.timeout)
         reason = ""
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason

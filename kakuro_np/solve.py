@@ -15,6 +15,8 @@ limit    : how many solutions to find or count at most (``NO_LIMIT``: no limit).
 from __future__ import annotations
 
 import math
+import threading
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -220,7 +222,41 @@ def _refuse_astronomical(m, most, max_bytes):
             f"or count them with count()")
 
 
-def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
+class Progress(NamedTuple):
+    """How far a ``count()`` has come: the ``nodes`` (rows tried) so far, the most
+    ``solutions`` a count under way has reached (a piece's count so far; the full
+    count is at least this unless another piece has none), and the ``seconds`` since it
+    started."""
+    nodes: int
+    solutions: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Nodes per second."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class Meter:
+    """What ``count_in_turns`` has done, readable from another thread while a kernel runs:
+    the nodes of the turns done, and the ``work`` array of the count under way (see
+    ``counting.Tally``)."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+        self.nodes_before = 0
+        self.turn = 0
+        self.work = np.zeros(2, np.int64)
+
+    def read(self) -> Progress:
+        """The progress so far."""
+        work = self.work
+        return Progress(self.nodes_before + max(self.turn - int(work[0]), 0), int(work[1]),
+                        time.monotonic() - self.start)
+
+
+def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
+          every=1.0) -> int:
     """How many solutions a puzzle has (at most ``limit``), without storing them.
 
     Where the undecided part of the puzzle splits into independent pieces,
@@ -236,6 +272,10 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     the hunt in milliseconds even where fan-out would thrash, and a unique
     puzzle by counting, at most a small factor slower than counting alone.
 
+    With ``progress``, a callable, the count runs in a second thread (the
+    kernels release the GIL) and ``progress(Progress(...))`` is called about
+    every ``every`` seconds until it ends, in the calling thread.
+
     Examples
     --------
     >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
@@ -246,7 +286,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS) -> int:
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
-    found = count_in_turns(m, cap, deadline)
+    found = (count_in_turns(m, cap, deadline) if progress is None else
+             _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter),
+                        progress, every))
     if found is None:
         raise SolveTimeout(f"timed out after {timeout} s while counting")
     return found
@@ -264,14 +306,40 @@ def count_kernels(limit) -> tuple:
     return ("hunt", "count") if _limit(limit) <= HUNT_MAX else ("count",)
 
 
-def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH)):
+def _reporting(work, progress, every):
+    """``work(meter)`` in a second thread, calling ``progress(meter.read())`` about every
+    ``every`` seconds in this one until it ends; its result (or exception)."""
+    meter = Meter()
+    out = {}
+
+    def run():
+        try:
+            out["value"] = work(meter)
+        except BaseException as e:          # handed to the calling thread
+            out["error"] = e
+
+    worker = threading.Thread(target=run, name="kakuro-count", daemon=True)
+    worker.start()
+    while True:
+        worker.join(every)
+        if not worker.is_alive():
+            break
+        progress(meter.read())
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
     With ``cap`` at most HUNT_MAX, turns of hunting and of counting alternate,
     the first ``turns[0]`` nodes long and each next one ``turns[1]`` times
-    longer (a test may take very short turns; the count is the same).
+    longer (a test may take very short turns; the count is the same). A
+    ``Meter`` follows the nodes.
     """
+    meter = Meter() if meter is None else meter
     first_turn, growth = turns
     kernels = count_kernels(cap)
     turn = first_turn if "hunt" in kernels else NO_LIMIT
@@ -279,12 +347,16 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH)):
         ahead.wait(name)
     while True:
         if turn < NO_LIMIT:                  # a turn of hunting in any order
-            found, exhausted, _ = find_solutions(m.root(), np.int64(cap), np.int64(turn),
-                                                 np.int64(deadline))
+            found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),
+                                                      np.int64(deadline))
+            meter.nodes_before += hunted
             if found >= cap or exhausted:
                 return found
+        meter.turn, meter.work = turn, np.array([turn, meter.work[1]])
         pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                              SLOTS_LOG2, DATA_WORDS, np.int64(turn))
+                              SLOTS_LOG2, DATA_WORDS, meter.work)
+        meter.nodes_before += turn - max(int(meter.work[0]), 0)
+        meter.turn = 0
         if not (pieces == OUT_OF_NODES).any():
             break
         turn = min(turn, NO_LIMIT // growth) * growth

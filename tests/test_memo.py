@@ -42,7 +42,7 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     if m.status != 0:
         return 0
     counts = count_pieces(m.root(), np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words,
-                          np.int64(NO_LIMIT))
+                          np.array([NO_LIMIT, 0]))
     return int(np.prod([int(c) for c in counts]))
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..combos import POPCOUNT
 from .force import apply_row, pick_entry, propagate, start_state
-from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
+from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
 from .memo import Memo, lookup, new_memo, store
 from .sums import Network, network_of, sums_feasible
@@ -128,8 +128,10 @@ def piece_key(members, tables, live):
 
 class Tally(NamedTuple):
     """A count's scratch: its ``trail``, a ``label`` per entry (-1, for ``components``), the
-    ``memo`` of pieces, ``work[0]``, the nodes it may still visit, and the ``sums``
-    network its nodes are tested on (an empty one tests nothing)."""
+    ``memo`` of pieces, its ``work`` (``work[0]``: the nodes it may still visit;
+    ``work[1]``: the most solutions a count under way has reached, for progress
+    reports), and the ``sums`` network its nodes are tested on (an empty one tests
+    nothing)."""
     trail: Trail
     label: np.ndarray
     memo: Memo
@@ -138,12 +140,12 @@ class Tally(NamedTuple):
 
 
 @kernel
-def new_tally(tables, live, memo, node_budget, sums):
-    """A tally for counts over ``tables`` from ``live``, with ``memo``, ``node_budget`` nodes
-    and the ``sums`` network."""
+def new_tally(tables, live, memo, work, sums):
+    """A tally for counts over ``tables`` from ``live``, with ``memo``, ``work`` (see
+    ``Tally``) and the ``sums`` network."""
     E, V = live.nalive.shape[0], live.mask.shape[0]
-    return Tally(new_trail(E, V, tables.rows.shape[0]), np.full(E, -1, np.int64), memo,
-                 np.full(1, node_budget, np.int64), sums)
+    return Tally(new_trail(E, V, tables.rows.shape[0]), np.full(E, -1, np.int64), memo, work,
+                 sums)
 
 
 @kernel
@@ -206,6 +208,8 @@ def count_scope(scope, limit, tables, live, tally, deadline):
                 total = c
                 break
             total += c
+            if total > tally.work[1]:
+                tally.work[1] = total
             if total >= limit:
                 break
     close_level(tally.trail, live, True)
@@ -225,24 +229,25 @@ def count_state(limit, tables, live, tally, deadline):
 
 
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
-COUNT_TYPES = (ROOT, INT, INT, INT, INT, INT)
+COUNT_TYPES = (ROOT, INT, INT, INT, INT, INTS)
 
 
 @kernel
-def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, node_budget):
+def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, work):
     """Solutions of each independent piece of ``root`` at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
     when forced moves decide everything: one solution). ``[0]``: no
     solution; ``[COUNT_TIMED_OUT]``: the deadline passed; ``[OUT_OF_NODES]``:
-    more than ``node_budget`` rows were tried. Pieces met again on the way are
+    more than ``work[0]`` rows were tried (``work`` is the tally's, see ``Tally``:
+    another thread may read it to report progress). Pieces met again on the way are
     counted once, in a memo of ``2**memo_slots_log2`` slots and
     ``memo_words`` key words (see ``memo``).
     """
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return np.zeros(1, np.int64)
-    tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), node_budget,
+    tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), work,
                       network_of(tables, live.mask.shape[0], COUNT_SUMS))
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
         return np.zeros(1, np.int64)

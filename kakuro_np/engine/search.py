@@ -124,7 +124,7 @@ def new_checks(root, hunt_nodes):
     sums = network_of(tables, V, True)
     return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
                   new_hunter(tables, live, sums),
-                  new_tally(tables, live, memo, np.int64(np.iinfo(np.int64).max), sums))
+                  new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums))
 
 
 @kernel

@@ -1,0 +1,65 @@
+"""count(progress=...) and the command line's progress line on a terminal."""
+
+import os
+import pty
+import subprocess
+import sys
+import time
+
+import pytest
+
+import kakuro_np as kn
+
+#: A 10x10 grid holding a fully blank 9x9 block, every clue 45: astronomically many
+#: solutions, so a count up to a limit takes as long as the limit says.
+OPEN_BLOCK = kn.Puzzle.from_rows([["x"] + [(45, 0)] * 9] +
+                                 [[(0, 45)] + ["_"] * 9 for _ in range(9)])
+
+
+def test_progress_reports_as_the_count_goes_and_the_count_is_the_same():
+    limit, every = 200_000, 0.02
+    kn.count(OPEN_BLOCK, limit=10)                       # compile outside the timing
+    seen = []
+    t = time.monotonic()
+    n = kn.count(OPEN_BLOCK, limit=limit, progress=seen.append, every=every)
+    took = time.monotonic() - t
+    assert n == kn.count(OPEN_BLOCK, limit=limit) == limit
+    if took > 5 * every:
+        assert seen
+    for before, after in zip(seen, seen[1:]):
+        assert before.nodes <= after.nodes and before.seconds < after.seconds
+        assert before.solutions <= after.solutions <= limit
+    assert all(p.rate >= 0 for p in seen)
+
+
+def test_a_timeout_in_the_counting_thread_reaches_the_caller():
+    with pytest.raises(kn.SolveTimeout):
+        kn.count(OPEN_BLOCK, limit=10**12, timeout=0.3, progress=lambda p: None, every=0.05)
+
+
+def test_the_command_line_shows_a_progress_line_on_a_terminal_only(tmp_path):
+    path = tmp_path / "block.txt"
+    path.write_text(kn.format(OPEN_BLOCK, "backslash"))
+    command = [sys.executable, "-m", "kakuro_np", "solve", "--count", "--limit", "1000000",
+               str(path)]
+    plain = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0 and "nodes/s" not in plain.stderr
+    assert plain.stdout.strip().endswith("at least 1,000,000 solutions")
+    leader, follower = pty.openpty()
+    try:
+        run = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, text=True,
+                             timeout=300)
+        os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+    assert run.returncode == 0 and run.stdout == plain.stdout
+    assert b"nodes/s" in seen and b"solutions so far" in seen
