@@ -251,6 +251,8 @@ def max_flow(net, s, t, most):
         while qh < qt:
             u = queue[qh]
             qh += 1
+            if level[t] >= 0 and level[u] >= level[t]:
+                break                            # no shorter path is left to find
             for j in range(adj_off[u], adj_off[u + 1]):
                 a = adj_arc[j]
                 if cap[a] > 0 and level[head[a]] < 0:
