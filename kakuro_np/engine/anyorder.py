@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .force import start_state
+from .force import pick_entry, start_state
 from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
@@ -132,7 +132,8 @@ def hunt_root(root, keep, want, node_budget, deadline):
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
-    sums = network_of(tables, live.mask.shape[0], HUNT_SUMS)
+    sums = network_of(tables, live.mask.shape[0],     # nothing to test once forced moves solve it
+                      HUNT_SUMS and pick_entry(live.nalive) >= 0)
     return hunt(tables, live, new_hunter(tables, live, sums), keep, want, node_budget, deadline)
 
 

@@ -248,7 +248,8 @@ def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, work):
     if emptied >= 0:
         return np.zeros(1, np.int64)
     tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), work,
-                      network_of(tables, live.mask.shape[0], COUNT_SUMS))
+                      network_of(tables, live.mask.shape[0],
+                                 COUNT_SUMS and pick_entry(live.nalive) >= 0))
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
         return np.zeros(1, np.int64)
     members, starts = components(np.arange(live.nalive.shape[0]), tables, live, tally.label)
