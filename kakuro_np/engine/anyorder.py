@@ -16,6 +16,8 @@ weight  : per entry, 1 plus how many times its table emptied in the hunt.
 run     : one depth-first descent from the root, cut after ``RESTART_BASE *
           luby(i)`` failures; a run that is not cut has visited every solution.
 seen    : hashes of the solutions found (runs may find one again).
+sums    : each node is also tested on its clues together (``sums``); a node
+          they refute fails like one whose table emptied, blaming no entry.
 """
 
 from __future__ import annotations
