@@ -238,21 +238,29 @@ class Progress(NamedTuple):
 
 
 class Meter:
-    """What ``count_in_turns`` has done, readable from another thread while a kernel runs:
-    the nodes of the turns done, and the ``work`` array of the count under way (see
-    ``counting.Tally``)."""
+    """What ``count_in_turns`` has done, readable from another thread while a kernel runs.
+
+    ``state`` is ``(nodes of the turns done, nodes of the turn under way, its
+    work array)`` (see ``counting.Tally``), replaced whole, so a reader never sees
+    half of an update.
+    """
 
     def __init__(self):
         self.start = time.monotonic()
-        self.nodes_before = 0
-        self.turn = 0
-        self.work = np.zeros(2, np.int64)
+        self.state = (0, 0, np.zeros(2, np.int64))
 
     def read(self) -> Progress:
         """The progress so far."""
-        work = self.work
-        return Progress(self.nodes_before + max(self.turn - int(work[0]), 0), int(work[1]),
+        done, turn, work = self.state
+        return Progress(done + max(turn - max(int(work[0]), 0), 0), int(work[1]),
                         time.monotonic() - self.start)
+
+    def add(self, nodes, turn=0, work=None):
+        """Count ``nodes`` more as done, and start following a count of ``turn`` nodes with
+        ``work`` (a fresh array carrying the solutions reached so far when None)."""
+        done, _, last = self.state
+        self.state = (done + nodes, turn,
+                      np.array([turn, last[1]]) if work is None else work)
 
 
 def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
@@ -349,14 +357,14 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None):
         if turn < NO_LIMIT:                  # a turn of hunting in any order
             found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),
                                                       np.int64(deadline))
-            meter.nodes_before += hunted
+            meter.add(hunted)
             if found >= cap or exhausted:
                 return found
-        meter.turn, meter.work = turn, np.array([turn, meter.work[1]])
+        meter.add(0, turn)
+        work = meter.state[2]
         pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                              SLOTS_LOG2, DATA_WORDS, meter.work)
-        meter.nodes_before += turn - max(int(meter.work[0]), 0)
-        meter.turn = 0
+                              SLOTS_LOG2, DATA_WORDS, work)
+        meter.add(turn - max(int(work[0]), 0), 0, work)
         if not (pieces == OUT_OF_NODES).any():
             break
         turn = min(turn, NO_LIMIT // growth) * growth
