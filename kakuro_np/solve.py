@@ -289,6 +289,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
     2
     """
+    if progress is not None and not (callable(progress) and every > 0):
+        raise ValueError(f"progress must be callable and every > 0, got {progress!r} and "
+                         f"{every!r}")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
     m = model(grid, max_rows, deadline)

@@ -37,6 +37,12 @@ def test_a_timeout_in_the_counting_thread_reaches_the_caller():
         kn.count(OPEN_BLOCK, limit=10**12, timeout=0.3, progress=lambda p: None, every=0.05)
 
 
+@pytest.mark.parametrize("progress, every", [(print, 0), (print, -1.0), ("print", 1.0)])
+def test_a_bad_progress_or_interval_is_a_value_error(progress, every):
+    with pytest.raises(ValueError, match="progress must be callable"):
+        kn.count(OPEN_BLOCK, limit=10, progress=progress, every=every)
+
+
 def test_the_command_line_shows_a_progress_line_on_a_terminal_only(tmp_path):
     path = tmp_path / "block.txt"
     path.write_text(kn.format(OPEN_BLOCK, "backslash"))
