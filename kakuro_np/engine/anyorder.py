@@ -34,8 +34,6 @@ from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).
 SUMS_FAILED = np.iinfo(np.int64).max
-#: Whether the hunts of ``find_solutions`` and ``any_solutions`` test their nodes' sums.
-HUNT_SUMS = True
 #: Failures allowed in a run, times the run's Luby number (fixed when ``hunt`` compiles).
 RESTART_BASE = 100
 
@@ -135,7 +133,7 @@ def hunt_root(root, keep, want, node_budget, deadline):
     if emptied >= 0:
         return Hunted(0, True, 1)
     sums = network_of(tables, live.mask.shape[0],     # nothing to test once forced moves solve it
-                      HUNT_SUMS and pick_entry(live.nalive) >= 0)
+                      pick_entry(live.nalive) >= 0)
     return hunt(tables, live, new_hunter(tables, live, sums), keep, want, node_budget, deadline)
 
 

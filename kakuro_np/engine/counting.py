@@ -27,8 +27,6 @@ from .trail import Trail, close_level, new_trail, next_row, open_level
 #: What a count returns instead of a number when the deadline passed, or when its
 #: nodes ran out.
 COUNT_TIMED_OUT, OUT_OF_NODES = -1, -2
-#: Whether ``count_pieces`` tests its nodes' sums (``sums``).
-COUNT_SUMS = True
 
 
 @kernel
@@ -248,8 +246,8 @@ def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, work):
     if emptied >= 0:
         return np.zeros(1, np.int64)
     tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), work,
-                      network_of(tables, live.mask.shape[0],
-                                 COUNT_SUMS and pick_entry(live.nalive) >= 0))
+                      network_of(tables, live.mask.shape[0],   # none once forced moves solve it
+                                 pick_entry(live.nalive) >= 0))
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
         return np.zeros(1, np.int64)
     members, starts = components(np.arange(live.nalive.shape[0]), tables, live, tally.label)

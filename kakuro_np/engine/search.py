@@ -252,7 +252,8 @@ def search(root, limit, store, deadline, check_after, checks):
         if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return Found(found, solutions[:found], nodes, TIMED_OUT)
         at_node = emptied < 0
-        if checks is not None and at_node and not sums_feasible(checks.hunter.sums, mask):
+        if (checks is not None and at_node and not checking    # checking: check_node tests it
+                and not sums_feasible(checks.hunter.sums, mask)):
             at_node = False
         if not at_node or (not checking and since <= check_after):
             continue
