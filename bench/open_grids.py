@@ -33,6 +33,7 @@ import kakuro_np as kn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_sets as ms  # noqa: E402
+from drafts import warm_up  # noqa: E402  (every kernel the timed calls use)
 from run import cpsat_solve  # noqa: E402
 from sections import markers, write_section  # noqa: E402
 
@@ -72,27 +73,6 @@ def theirs(p, stop_after, cap):
     dt, found, complete, *_ = cpsat_solve(cells, sums, np.flatnonzero(p.blank.ravel()),
                                           stop_after=stop_after, time_cap=cap)
     return dt, found if complete else None
-
-
-def warm_up():
-    """Load (or compile) every kernel the timed calls use."""
-    k3 = kn.read("puzzles/k3.txt")
-    kn.kakuro(k3, limit=1), kn.kakuro(k3, limit=1, order="any"), kn.count(k3, limit=2)
-    kn.count(k3)
-    draft = kn.parse(r"""\|\|\|13\|19\|\|\|20\|5\|41\|\|\
-\|\|44\10|||18\|26\11||||\|\
-\|11\40|||||||||40\|\
-\10|||37\22|||||\17|||\
-\34||||||||\6|||12\
-\|11\25||||||\|\20|||
-\13||||\|\|25\|19\|22\16|||
-\11||||\|19\24||||||6\
-\|\8|||\34|||||||
-\|\9|||9\26|||||10\3||
-\|\|\41|||||||||\
-\|\|\16||||\|\11|||\|\
-""")
-    kn.kakuro(draft, limit=2)                  # the search with its checks
 
 
 def cell(t, answer, cap):

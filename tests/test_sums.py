@@ -3,7 +3,7 @@
 import itertools
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
@@ -18,6 +18,14 @@ SETTINGS = settings(max_examples=150, deadline=None,
 
 def network(m):
     return new_network(m.ent_off, m.ent_var, m.rows, m.tab_off, len(m.mask))
+
+
+def built(case):
+    """The model of a random puzzle ``(puzzle, fill)`` and the fill's digit per variable."""
+    p, fill = case
+    m = solve.model(p)
+    assume(m.status == 0)
+    return m, fill.ravel()[m.var_cell].astype(np.int64)
 
 
 def band(lo, hi):
@@ -65,9 +73,8 @@ def test_an_outie_from_the_sums_alone():
 @SETTINGS
 @given(filled_puzzles(max_side=4), st.randoms(use_true_random=False))
 def test_the_flow_says_exactly_whether_digits_within_bounds_meet_the_sums(case, rnd):
-    p, fill = case
-    m = solve.model(p)
-    if m.status != 0 or len(m.mask) > 9:
+    m, _ = built(case)
+    if len(m.mask) > 9:
         return
     lo = np.array([rnd.randint(1, 9) for _ in m.mask])
     hi = np.minimum(lo + np.array([rnd.randint(0, 2) for _ in m.mask]), 9)
@@ -79,11 +86,7 @@ def test_the_flow_says_exactly_whether_digits_within_bounds_meet_the_sums(case, 
 @given(filled_puzzles(max_side=7), st.randoms(use_true_random=False))
 def test_masks_that_hold_a_solution_always_pass(case, rnd):
     """Soundness: a node whose masks allow the fill is never refuted."""
-    p, fill = case
-    m = solve.model(p)
-    if m.status != 0:
-        return
-    digits = fill.ravel()[m.var_cell].astype(np.int64)
+    m, digits = built(case)
     mask = np.array([(1 << (d - 1)) | rnd.randint(0, 511) for d in digits], np.int64)
     assert sums_feasible(network(m), mask)
     assert sums_feasible(network(m), (1 << (digits - 1)).astype(np.int64))
@@ -94,10 +97,7 @@ def test_masks_that_hold_a_solution_always_pass(case, rnd):
 def test_a_refuted_node_has_no_solution(case, rnd):
     """Random cuts of the masks: whenever the flow refutes the node, fan-out (which does not
     test sums) finds no solution there either."""
-    p, _ = case
-    m = solve.model(p)
-    if m.status != 0:
-        return
+    m, _ = built(case)
     root = m.root()
     root.mask[:] = [x & (rnd.randint(1, 511) | (x & -x)) for x in root.mask]  # keep one digit
     if fixpoint_masks(root) >= 0:
@@ -112,12 +112,9 @@ def test_a_refuted_node_has_no_solution(case, rnd):
 @given(filled_puzzles(max_side=6), st.randoms(use_true_random=False))
 def test_a_network_kept_from_test_to_test_answers_as_a_fresh_one(case, rnd):
     """Each test starts from the flow the last one left, refuted or not."""
-    p, fill = case
-    m = solve.model(p)
-    if m.status != 0:
-        return
+    m, digits = built(case)
     kept = network(m)
-    digits = fill.ravel()[m.var_cell].tolist()
+    digits = digits.tolist()
     for _ in range(8):
         lo = np.array([rnd.randint(1, d) for d in digits])
         hi = np.array([rnd.randint(d, 9) for d in digits])
