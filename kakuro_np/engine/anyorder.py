@@ -17,7 +17,11 @@ run     : one depth-first descent from the root, cut after ``RESTART_BASE *
           luby(i)`` failures; a run that is not cut has visited every solution.
 seen    : hashes of the solutions found (runs may find one again).
 sums    : each node is also tested on its clues together (``sums``); a node
-          they refute fails like one whose table emptied, blaming no entry.
+          they refute fails like one whose table emptied, and the blame goes
+          to the entry whose row led there (without it, every run walked into
+          the same refuted corner: a 30x30 grid got no solution in 20 s).
+flow    : the rows of a level are tried nearest first to the last sums test's
+          flow, a digit per cell that makes every clue (value ordering).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .force import pick_entry, start_state
-from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
+from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
 from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
@@ -160,6 +164,31 @@ def any_solutions(root, want, deadline):
 
 
 @kernel
+def order_by_flow(trail, tables, sums, k):
+    """Sort the rows of the deepest level (on entry ``k``) by their squared distance to the
+    cells' flow in the last ``sums`` test, nearest first.
+
+    That flow is a digit per cell, within its bounds, that makes every clue
+    (not minding repeats): a row near it leaves the other clues room.
+    """
+    d = trail.top[0] - 1
+    a = tables.ent_off[k]
+    cand = trail.cand
+    for i in range(trail.first[d], trail.stop[d]):
+        r = cand[i]
+        score = 0
+        for p in range(tables.ent_off[k + 1] - a):
+            j = sums.var_arc[tables.ent_var[a + p]]
+            if j >= 0:
+                gap = tables.rows[r, p] - sums.flow[j]
+                score += gap * gap
+        cand[i] = (score << 32) | r             # rows number below 2**31 (perm is int32)
+    sort_ints(cand, trail.first[d], trail.stop[d])
+    for i in range(trail.first[d], trail.stop[d]):
+        cand[i] &= 0xFFFFFFFF
+
+
+@kernel
 def hunt(tables, live, hunter, keep, want, node_budget, deadline):
     """``find_solutions`` from a propagated node, which it restores, with a ``Hunter``.
 
@@ -207,6 +236,8 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
                             break
                 else:
                     open_level(trail, tables, live, k, False)
+                    if sums.n_nodes > 0:
+                        order_by_flow(trail, tables, sums, k)
             emptied = step(trail, tables, live)
             if emptied == -1 and not sums_feasible(sums, mask):
                 emptied = SUMS_FAILED
@@ -223,6 +254,8 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
             if not at_node:
                 if emptied != SUMS_FAILED:
                     weight[emptied] += 1.0
+                elif trail.top[0] > 0:            # blame the entry whose row failed them
+                    weight[trail.branch[trail.top[0] - 1]] += 1.0
                 fails_left -= 1
                 if fails_left == 0:          # restart
                     break

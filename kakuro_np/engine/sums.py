@@ -43,6 +43,7 @@ class Network(NamedTuple):
     arrays are rewritten by each ``sums_feasible``."""
     n_nodes: int
     arc_var: np.ndarray     #: int64, A: the variable of each forward arc, or -1
+    var_arc: np.ndarray     #: int64, V: the arc of each variable, or -1 (in one short entry)
     arc_low: np.ndarray     #: int64, A: the fixed lower bound of an arc with no variable
     arc_high: np.ndarray    #: int64, A: its fixed upper bound
     tail: np.ndarray        #: int64, 2A: where each arc starts
@@ -140,6 +141,10 @@ def new_network(ent_off, ent_var, rows, tab_off, n_vars):
         tail[2 * a], head[2 * a] = n, TT
         a += 1
     A = a
+    var_arc = np.full(n_vars, -1, np.int64)
+    for i in range(A):
+        if arc_var[i] >= 0:
+            var_arc[arc_var[i]] = i
     for i in range(A):
         tail[2 * i + 1], head[2 * i + 1] = head[2 * i], tail[2 * i]
     degree = np.zeros(N + 1, np.int64)
@@ -151,7 +156,7 @@ def new_network(ent_off, ent_var, rows, tab_off, n_vars):
     for i in range(2 * A):
         adj_arc[fill[tail[i]]] = i
         fill[tail[i]] += 1
-    return Network(N, arc_var[:A], arc_low[:A], arc_high[:A], tail[:2 * A], head[:2 * A],
+    return Network(N, arc_var[:A], var_arc, arc_low[:A], arc_high[:A], tail[:2 * A], head[:2 * A],
                    adj_off, adj_arc, np.zeros(2 * A, np.int64), np.zeros(A, np.int64),
                    np.zeros(A, np.int64), np.zeros(N, np.int64), np.zeros(N, np.int64),
                    np.zeros(N, np.int64), np.zeros(N, np.int64))
@@ -164,8 +169,8 @@ def network_of(tables, n_vars, wanted):
     if wanted:
         return new_network(tables.ent_off, tables.ent_var, tables.rows, tables.tab_off, n_vars)
     empty = np.zeros(0, np.int64)
-    return Network(0, empty, empty, empty, empty, empty, np.zeros(1, np.int64), empty, empty,
-                   empty, empty, empty, empty, empty, empty)
+    return Network(0, empty, empty, empty, empty, empty, empty, np.zeros(1, np.int64), empty,
+                   empty, empty, empty, empty, empty, empty, empty)
 
 
 @kernel
