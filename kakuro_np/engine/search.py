@@ -32,7 +32,7 @@ from numba.core import types
 
 from ..combos import ALL_DIGITS
 from .anyorder import Hunter, hunt, new_hunter
-from .counting import COUNT_TIMED_OUT, OUT_OF_NODES, Tally, count_state, new_tally
+from .counting import COUNT_TIMED_OUT, Tally, count_state, new_tally
 from .force import build_forced_tables, pick_entry, start_state
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
@@ -47,6 +47,8 @@ from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
 WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
 #: How much longer each turn of a check's hunt and count is than the last.
 CHECK_GROWTH = 4
+#: The shortest turn of a check's count, in nanoseconds.
+MIN_COUNT_TURN_NS = 1_000_000
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -133,12 +135,13 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it; no at once when the sums cannot be met within the cells' bounds
-    (``sums``). Else turns, each CHECK_GROWTH times longer than the last
-    (the first ``checks.hunt_nodes`` nodes), of a hunt in any order
-    (``anyorder``), which finds a solution below most nodes that have one, or
-    goes through every branch of a small node, and of a count up to one
-    (``counting``), whose memo of pieces refutes a piece once for every branch
-    it recurs on; both test the sums at every node. Returns WITNESSED (yes,
+    (``sums``). Else turns of a hunt in any order (``anyorder``), each
+    CHECK_GROWTH times more nodes than the last (the first
+    ``checks.hunt_nodes``), which finds a solution below most nodes that have
+    one, or goes through every branch of a small node, and of a count up to
+    one (``counting``), as long in time as the hunt's turn, whose memo of
+    pieces refutes a piece once for every branch it recurs on; both test the
+    sums at every node. Returns WITNESSED (yes,
     a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
     CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
@@ -152,6 +155,7 @@ def check_node(node, checks, tables, live, deadline):
         return EMPTY
     turn = checks.hunt_nodes
     while True:
+        began = monotonic_ns()
         found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
                                    np.int64(1), turn, deadline)
         if found:
@@ -159,11 +163,15 @@ def check_node(node, checks, tables, live, deadline):
             return WITNESSED
         if exhausted:
             return EMPTY
-        checks.tally.work[0] = turn
-        c = count_state(np.int64(1), tables, live, checks.tally, deadline)
-        if c == COUNT_TIMED_OUT:
+        # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
+        # either way), within the deadline
+        now = monotonic_ns()
+        turn_end = min(now + max(now - began, MIN_COUNT_TURN_NS), deadline)
+        checks.tally.work[0] = np.iinfo(np.int64).max
+        c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
+        if c == COUNT_TIMED_OUT and turn_end == deadline:
             return CHECK_TIMED_OUT
-        if c != OUT_OF_NODES:
+        if c >= 0:
             return SOLVABLE if c > 0 else EMPTY
         turn = max(turn, 1) * CHECK_GROWTH
 
