@@ -1,9 +1,12 @@
 """force: one round as the essay's verb, and the numba fixpoint."""
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import PUZZLES
+from strategies import filled_puzzles
 from kakuro_np.essay import force_until_fixed
 
 ESSAY_ROW_COUNTS = """
@@ -54,3 +57,82 @@ def test_an_empty_table_empties_the_tables_it_crosses():
     out = kn.force(cells, tables, until_fixed=True)
     assert [len(t) for t in out] == [0, 0, 1]
     assert [len(t) for t in force_until_fixed(cells, tables)] == [0, 0, 1]
+
+
+def walk_both(root, rng, steps):
+    """Random walks from the fixpoint of ``root``, once with every table indexed and once
+    with none, side by side: each step applies the same live row to both and
+    propagates; a dead node goes back to its parent, a solution to the root. The
+    masks, the emptied entry and each entry's set of live rows must agree."""
+    from kakuro_np.engine.force import apply_row, propagate, start_indexed
+
+    def copy(r):
+        return r._replace(mask=r.mask.copy())
+    sides = [start_indexed(copy(root), True, 1), start_indexed(copy(root), True, 1 << 40)]
+    assert sides[0][0] == sides[1][0]
+    if sides[0][0] >= 0:
+        return 0
+    (_, t0, l0), (_, t1, l1) = sides
+    assert len(t0.idx_row) > 0 and len(t1.idx_row) == 0
+
+    def live_sets(t, l):
+        return [set(l.perm[t.tab_off[k]:t.tab_off[k] + l.nalive[k]].tolist())
+                for k in range(len(l.nalive))]
+
+    stack = [(l0.mask.copy(), l0.nalive.copy(), l1.mask.copy(), l1.nalive.copy())]
+    for _ in range(steps):
+        open_entries = np.flatnonzero(l0.nalive > 1)
+        if len(open_entries) == 0:                      # a solution: back to the root
+            del stack[1:]
+            m0, a0, m1, a1 = stack[0]
+            l0.mask[:], l0.nalive[:], l1.mask[:], l1.nalive[:] = m0, a0, m1, a1
+            continue
+        k = int(rng.choice(open_entries))
+        r = int(l0.perm[t0.tab_off[k] + rng.integers(l0.nalive[k])])
+        stack.append((l0.mask.copy(), l0.nalive.copy(), l1.mask.copy(), l1.nalive.copy()))
+        apply_row(t0, l0, k, r)
+        apply_row(t1, l1, k, r)
+        e0, e1 = propagate(t0, l0, True), propagate(t1, l1, True)
+        assert (e0 >= 0) == (e1 >= 0)
+        if e0 < 0:
+            assert np.array_equal(l0.mask, l1.mask)
+            assert np.array_equal(l0.nalive, l1.nalive)
+            assert live_sets(t0, l0) == live_sets(t1, l1)
+            assert not l0.gone.any() and not l1.gone.any()
+        else:                                           # dead: back to the parent
+            assert not l0.gone.any() and not l1.gone.any()
+            m0, a0, m1, a1 = stack.pop()
+            l0.mask[:], l0.nalive[:], l1.mask[:], l1.nalive[:] = m0, a0, m1, a1
+    return int((l0.support >= 0).sum())
+
+
+@settings(max_examples=40, deadline=None)
+@given(filled_puzzles(max_side=8), st.integers(0, 2**32 - 1))
+def test_indexed_filter_agrees_with_the_scan(case, seed):
+    from kakuro_np.solve import model
+    puzzle, _ = case
+    m = model(puzzle)
+    if m.status == 0:
+        walk_both(m.root(), np.random.default_rng(seed), 60)
+
+
+def open_grid(side, seed):
+    """A ``side`` x ``side`` grid blank inside its clue row and column, clued from a random
+    fill: runs of ``side - 1`` cells, big tables, many solutions."""
+    import random
+    from strategies import random_fill, runs
+    blank = np.zeros((side, side), bool)
+    blank[1:, 1:] = True
+    fill = random_fill(blank, random.Random(seed))
+    down = np.zeros((side, side), np.int64)
+    across = np.zeros((side, side), np.int64)
+    for direction, clue, cells in runs(blank):
+        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
+    return kn.Puzzle(blank, down, across, np.zeros((side, side), np.int64))
+
+
+def test_indexed_filter_agrees_with_the_scan_on_big_tables():
+    from kakuro_np.solve import model
+    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(7, 1), open_grid(8, 2)]:
+        m = model(puzzle)
+        assert walk_both(m.root(), np.random.default_rng(7), 1000) > 0   # the index was used

@@ -22,7 +22,53 @@ from .jit import (inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TI
                   kernel, monotonic_ns)
 from .state import Live, Root, Tables
 from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
-from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
+from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
+
+
+#: Tables of at least this many rows are indexed by position and digit (``build_index``).
+INDEX_MIN = 1024
+
+
+@kernel
+def build_index(ent_off, rows, tab_off, min_rows):
+    """The rows of each table of ``min_rows`` rows or more by position and digit.
+
+    Returns ``(idx_off, idx_row)``: entry ``k``'s rows with digit ``d`` at
+    position ``p`` are ``idx_row[idx_off[i]:idx_off[i + 1]]`` with ``i = 81 k
+    + 9 p + d - 1``; a smaller table's ranges are empty.
+    """
+    E = tab_off.shape[0] - 1
+    idx_off = np.zeros(81 * E + 1, np.int64)
+    for k in range(E):
+        if tab_off[k + 1] - tab_off[k] >= min_rows:
+            for r in range(tab_off[k], tab_off[k + 1]):
+                for p in range(ent_off[k + 1] - ent_off[k]):
+                    idx_off[81 * k + 9 * p + rows[r, p]] += 1   # counted one slot on
+    for i in range(81 * E):
+        idx_off[i + 1] += idx_off[i]
+    fill = idx_off[:-1].copy()
+    idx_row = np.empty(idx_off[81 * E], np.int32)
+    for k in range(E):
+        if tab_off[k + 1] - tab_off[k] >= min_rows:
+            for r in range(tab_off[k], tab_off[k + 1]):
+                for p in range(ent_off[k + 1] - ent_off[k]):
+                    i = 81 * k + 9 * p + rows[r, p] - 1
+                    idx_row[fill[i]] = r
+                    fill[i] += 1
+    return idx_off, idx_row
+
+
+@kernel
+def var_slots(ent_off, ent_var, var_eoff):
+    """Where each variable is among the cells of each of its entries: the ``var_slot``
+    beside ``var_ent`` (``jposs.var_entries`` fills both in the same order)."""
+    fill = var_eoff[:-1].copy()
+    var_slot = np.zeros(ent_var.shape[0], np.int64)
+    for k in range(ent_off.shape[0] - 1):
+        for i in range(ent_off[k], ent_off[k + 1]):
+            var_slot[fill[ent_var[i]]] = i
+            fill[ent_var[i]] += 1
+    return var_slot
 
 
 @kernel
@@ -30,15 +76,59 @@ def filter_entry(tables, live, k, proj):
     """Drop entry ``k``'s rows that its cells' masks forbid.
 
     Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
-    returns how many are kept.
+    returns how many are kept. The live rows fit the masks with the digits in
+    ``live.gone`` put back (cleared here): an indexed table whose lost digits
+    hold fewer rows than it has live drops just those rows, and finds each
+    column's digits from the supports; any other scans its live rows.
     """
     rows, perm, pos, mask, ent_var = tables.rows, live.perm, live.pos, live.mask, tables.ent_var
+    idx_off, idx_row, gone, support = tables.idx_off, tables.idx_row, live.gone, live.support
     a = tables.ent_off[k]
     L = tables.ent_off[k + 1] - a
     start = tables.tab_off[k]
     n = live.nalive[k]
+    base = 81 * k
+    work = n                                    # what the index would visit, up to a scan
+    if idx_off[base] != idx_off[base + 81]:
+        work = 0
+        for p in range(L):
+            for d in range(9):
+                if (gone[a + p] >> d) & 1:
+                    work += idx_off[base + 9 * p + d + 1] - idx_off[base + 9 * p + d]
+    if work < n:
+        for p in range(L):
+            for d in range(9):
+                if (gone[a + p] >> d) & 1:
+                    for t in range(idx_off[base + 9 * p + d], idx_off[base + 9 * p + d + 1]):
+                        r = idx_row[t]
+                        i = pos[r]
+                        if i < start + n:       # live: swap it past the live block
+                            n -= 1
+                            last = perm[start + n]
+                            perm[i] = last
+                            pos[last] = i
+                            perm[start + n] = r
+                            pos[r] = start + n
+            gone[a + p] = 0
+        for p in range(L):
+            m = mask[ent_var[a + p]]
+            proj[p] = 0
+            for d in range(9):
+                if (m >> d) & 1:
+                    j = base + 9 * p + d
+                    if support[j] >= 0 and pos[support[j]] < start + n:
+                        proj[p] |= 1 << d
+                        continue
+                    for t in range(idx_off[j], idx_off[j + 1]):
+                        if pos[idx_row[t]] < start + n:
+                            support[j] = idx_row[t]
+                            proj[p] |= 1 << d
+                            break
+        live.nalive[k] = n
+        return n
     for p in range(L):
         proj[p] = 0
+        gone[a + p] = 0
     i = 0
     while i < n:
         r = perm[start + i]
@@ -75,6 +165,7 @@ def propagate(tables, live, stop_on_empty):
     queue, inq, qstate, nalive, mask = live.queue, live.inq, live.qstate, live.nalive, live.mask
     ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
                                            tables.var_ent)
+    var_slot, gone = tables.var_slot, live.gone
     proj = np.zeros(9, np.int64)
     emptied = -1
     while qstate[1] > 0:
@@ -84,17 +175,21 @@ def propagate(tables, live, stop_on_empty):
             if emptied < 0:
                 emptied = k
             if stop_on_empty:
-                while qstate[1] > 0:
-                    dequeue(queue, inq, qstate)
+                while qstate[1] > 0:            # no entry is left with digits gone
+                    j = dequeue(queue, inq, qstate)
+                    for q in range(ent_off[j], ent_off[j + 1]):
+                        gone[q] = 0
                 return emptied
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             v = ent_var[a + p]
             if proj[p] != mask[v]:
+                lost = mask[v] & ~proj[p]
                 mask[v] &= proj[p]
                 for q in range(var_eoff[v], var_eoff[v + 1]):
                     j = var_ent[q]
                     if j != k and nalive[j] >= 0:       # -1: a table not built yet
+                        gone[var_slot[q]] |= lost
                         enqueue(queue, inq, qstate, j)
     return emptied
 
@@ -141,6 +236,12 @@ def start_state(root, stop_on_empty):
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
     itself, changed in place.
     """
+    return start_indexed(root, stop_on_empty, INDEX_MIN)
+
+
+@kernel
+def start_indexed(root, stop_on_empty, index_min):
+    """``start_state`` with the tables of ``index_min`` rows or more indexed."""
     ent_off, ent_var, mask, rows, tab_off = root
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
@@ -151,8 +252,12 @@ def start_state(root, stop_on_empty):
     for k in range(E):
         nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
-    tables = Tables(ent_off, ent_var, var_eoff, var_ent, rows, tab_off)
-    live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate)
+    idx_off, idx_row = build_index(ent_off, rows, tab_off, index_min)
+    tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
+                    rows, tab_off, idx_off, idx_row)
+    live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
+                np.full(ent_var.shape[0], 0x1FF, np.int64),      # the masks are not yet met
+                np.full(81 * E, -1, np.int32))
     for k in range(E):
         enqueue(queue, inq, qstate, k)
     return propagate(tables, live, stop_on_empty), tables, live
@@ -207,6 +312,9 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     end = np.zeros(E, np.int64)                 # entry k's rows are rows[start[k]:end[k]]
     nalive = np.full(E, -1, np.int64)
     queue, inq, qstate = new_queue(E)
+    var_slot = var_slots(ent_off, ent_var, var_eoff)
+    no_index = np.zeros(81 * E + 1, np.int64)
+    gone, support = np.zeros(ent_var.shape[0], np.int64), np.zeros(0, np.int32)
     cell_masks = np.zeros(9, np.int64)
     n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
     for _ in range(E):
@@ -245,12 +353,15 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         enqueue(queue, inq, qstate, k)
         if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
-        emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, rows, start),
-                            Live(perm, pos, nalive, mask, queue, inq, qstate), True)
+        emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
+                                   no_index, support),
+                            Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support),
+                            True)
         if emptied >= 0:
             return empty, start, CONTRADICTION, emptied
-    emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, rows, start),
-                        Live(perm, pos, nalive, mask, queue, inq, qstate), True)
+    emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
+                               no_index, support),
+                        Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support), True)
     if emptied >= 0:
         return empty, start, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
@@ -308,9 +419,13 @@ def apply_row(tables, live, k, r):
         v = tables.ent_var[a + p]
         bit = 1 << (tables.rows[r, p] - 1)
         if mask[v] != bit:
+            lost = mask[v] & ~bit
             mask[v] = bit
-            enqueue_neighbours(live.queue, live.inq, live.qstate, v, k, tables.var_eoff,
-                               tables.var_ent)
+            for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
+                j = tables.var_ent[q]
+                if j != k:
+                    live.gone[tables.var_slot[q]] |= lost
+                    enqueue(live.queue, live.inq, live.qstate, j)
 
 
 def pack_tables(cells, tables):

@@ -7,13 +7,18 @@ Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          the rows and where each entry's rows start (``solve.Model.root``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
-         (``var_eoff``, ``var_ent``), the table rows (``rows``, int8, padded to 9
-         columns) and where each entry's rows start (``tab_off``).
+         (``var_eoff``, ``var_ent``) and its place among their cells
+         (``var_slot``), the table rows (``rows``, int8, padded to 9
+         columns), where each entry's rows start (``tab_off``), and the
+         index of the big tables' rows by position and digit (``idx_off``,
+         ``idx_row``; see ``force.build_index``).
 Live   : the node the search stands on, changed in place: the live rows of each
          table (``perm``, ``pos``, ``nalive``; see ``force``), each cell's
-         candidate ``mask``, and the queue of entries to filter again
+         candidate ``mask``, the queue of entries to filter again
          (``queue``, ``inq``, ``qstate``; see ``workqueue``), empty between
-         steps.
+         steps, the digits each queued entry's cells lost since it was last
+         filtered (``gone``, 0 between steps) and a live row last seen for each
+         position and digit of an indexed table (``support``, a hint).
 
 A record's fields cannot be reassigned: a kernel that grows an array makes a
 new record. Kernels with a hot loop copy the fields they use into locals first.
@@ -54,8 +59,11 @@ class Tables(NamedTuple):
     ent_var: np.ndarray     #: int64: the variable of each entry cell
     var_eoff: np.ndarray    #: int64, V + 1: variable v's entries are var_ent[var_eoff[v]:...]
     var_ent: np.ndarray     #: int64: the entries of each variable
+    var_slot: np.ndarray    #: int64: where each var_ent's variable is in ent_var
     rows: np.ndarray        #: int8, R x 9: every table's rows, padded with 0
     tab_off: np.ndarray     #: int64, E + 1: where each entry's rows start in ``perm``
+    idx_off: np.ndarray     #: int64, 81 E + 1: entry k's rows with digit d at position p are
+    idx_row: np.ndarray     #: int32: idx_row[idx_off[81 k + 9 p + d - 1]:...] (big tables only)
 
 
 class Live(NamedTuple):
@@ -67,6 +75,8 @@ class Live(NamedTuple):
     queue: np.ndarray       #: int64, E: ring buffer of entries to filter again
     inq: np.ndarray         #: bool, E: which entries wait in ``queue``
     qstate: np.ndarray      #: int64, 2: the queue's head and size
+    gone: np.ndarray        #: int64, per ent_var slot: digits lost since the entry was filtered
+    support: np.ndarray     #: int32, 81 E: a row once live per entry, position and digit
 
 
 #: The numba type of a ``Root`` (the argument types of kernels compiled ahead, see ``ahead``).
