@@ -22,6 +22,8 @@ sums    : each node is also tested on its clues together (``sums``); a node
           the same refuted corner: a 30x30 grid got no solution in 20 s).
 flow    : the rows of a level are tried nearest first to the last sums test's
           flow, a digit per cell that makes every clue (value ordering).
+guide   : a solution found near the node (``search.check_node`` gives the
+          parent's): rows that keep its digits are tried before the flow's.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .force import pick_entry, start_state
-from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
+from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
 from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
@@ -44,17 +46,20 @@ RESTART_BASE = 100
 
 class Hunter(NamedTuple):
     """What a hunt keeps from one hunt to the next: its ``trail``, the entries' ``weight``s,
-    and the ``sums`` network its nodes are tested on (``sums``; an empty one tests
-    nothing)."""
+    the ``sums`` network its nodes are tested on (``sums``; an empty one tests
+    nothing), and a ``guide``: per variable, a one-digit mask the rows tried first
+    keep where they can (a solution found nearby), or 0."""
     trail: Trail
     weight: np.ndarray
     sums: Network
+    guide: np.ndarray
 
 
 @kernel
 def new_hunter(tables, live, sums):
-    """A hunter for ``tables`` with fresh weights, testing its nodes on ``sums``."""
-    return Hunter(trail_for(tables, live), np.ones(live.nalive.shape[0]), sums)
+    """A hunter for ``tables`` with fresh weights and no guide, testing its nodes on ``sums``."""
+    return Hunter(trail_for(tables, live), np.ones(live.nalive.shape[0]), sums,
+                  np.zeros(live.mask.shape[0], np.int64))
 
 
 class Hunted(NamedTuple):
@@ -163,29 +168,54 @@ def any_solutions(root, want, deadline):
     return keep[:kept], hunted
 
 
+#: What a row pays per cell where it leaves the guide: more than its distance to the flow
+#: can be (8 ** 2 in each of 9 cells).
+OFF_GUIDE = 9 * 64 + 1
+
+
 @kernel
-def order_by_flow(trail, tables, sums, k):
-    """Sort the rows of the deepest level (on entry ``k``) by their squared distance to the
-    cells' flow in the last ``sums`` test, nearest first.
+def order_rows(trail, tables, hunter, k):
+    """Sort the rows of the deepest level (on entry ``k``) nearest first: by the cells where
+    they leave the hunter's guide, then by their squared distance to the cells'
+    flow in the last sums test (stable; a counting sort over the scores, in
+    time linear in the rows).
 
     That flow is a digit per cell, within its bounds, that makes every clue
-    (not minding repeats): a row near it leaves the other clues room.
+    (not minding repeats): a row near it leaves the other clues room. The
+    guide is a solution found near this node (``search.check_node``), whose
+    neighbourhood most likely holds one below it.
     """
+    sums, guide = hunter.sums, hunter.guide
     d = trail.top[0] - 1
+    first, stop = trail.first[d], trail.stop[d]
     a = tables.ent_off[k]
     cand = trail.cand
-    for i in range(trail.first[d], trail.stop[d]):
+    score = np.empty(stop - first, np.int64)
+    most = 0
+    for i in range(first, stop):
         r = cand[i]
-        score = 0
+        s = 0
         for p in range(tables.ent_off[k + 1] - a):
-            j = sums.var_arc[tables.ent_var[a + p]]
+            v = tables.ent_var[a + p]
+            bit = 1 << (tables.rows[r, p] - 1)
+            if guide[v] != 0 and guide[v] != bit:
+                s += OFF_GUIDE
+            j = sums.var_arc[v] if sums.n_nodes > 0 else -1
             if j >= 0:
                 gap = tables.rows[r, p] - sums.flow[j]
-                score += gap * gap
-        cand[i] = (score << 32) | r             # rows number below 2**31 (perm is int32)
-    sort_ints(cand, trail.first[d], trail.stop[d])
-    for i in range(trail.first[d], trail.stop[d]):
-        cand[i] &= 0xFFFFFFFF
+                s += min(gap * gap, 64)
+        score[i - first] = s
+        most = max(most, s)
+    count = np.zeros(most + 2, np.int64)
+    for i in range(score.shape[0]):
+        count[score[i] + 1] += 1
+    for s in range(most + 1):
+        count[s + 1] += count[s]
+    rows = cand[first:stop].copy()
+    for i in range(rows.shape[0]):
+        s = score[i]
+        cand[first + count[s]] = rows[i]
+        count[s] += 1
 
 
 @kernel
@@ -197,7 +227,7 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
     ``keep`` (their one-digit masks).
     """
     mask, nalive = live.mask, live.nalive
-    trail, weight, sums = hunter
+    trail, weight, sums, _ = hunter
     if not sums_feasible(sums, mask):
         return Hunted(0, True, 1)
     root_mask = mask.copy()
@@ -236,8 +266,7 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
                             break
                 else:
                     open_level(trail, tables, live, k, False)
-                    if sums.n_nodes > 0:
-                        order_by_flow(trail, tables, sums, k)
+                    order_rows(trail, tables, hunter, k)
             emptied = step(trail, tables, live)
             if emptied == -1 and not sums_feasible(sums, mask):
                 emptied = SUMS_FAILED

@@ -26,7 +26,7 @@ from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
 
 #: Tables of at least this many rows are indexed by position and digit (``build_index``).
-INDEX_MIN = 1024
+INDEX_MIN = 128
 
 
 @kernel
@@ -89,7 +89,8 @@ def filter_entry(tables, live, k, proj):
     n = live.nalive[k]
     base = 81 * k
     work = n                                    # what the index would visit, up to a scan
-    if idx_off[base] != idx_off[base + 81]:
+    # with few rows live, the supports' lists are mostly dead rows: scan instead
+    if idx_off[base] != idx_off[base + 81] and n * 8 >= tables.tab_off[k + 1] - start:
         work = 0
         for p in range(L):
             for d in range(9):
@@ -126,20 +127,35 @@ def filter_entry(tables, live, k, proj):
                             break
         live.nalive[k] = n
         return n
+    # a scan: only the columns that lost digits can drop a row, and once every column's
+    # digits are all seen, a kept row adds nothing to them
+    cols = np.empty(L, np.int64)
+    cell_mask = np.empty(L, np.int64)
+    n_cols = 0
     for p in range(L):
         proj[p] = 0
+        cell_mask[p] = mask[ent_var[a + p]]
+        if gone[a + p] != 0:
+            cols[n_cols] = p
+            n_cols += 1
         gone[a + p] = 0
+    seen_all = False
     i = 0
     while i < n:
         r = perm[start + i]
         ok = True
-        for p in range(L):
-            if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+        for c in range(n_cols):
+            p = cols[c]
+            if not (cell_mask[p] >> (rows[r, p] - 1)) & 1:
                 ok = False
                 break
         if ok:
-            for p in range(L):
-                proj[p] |= 1 << (rows[r, p] - 1)
+            if not seen_all:
+                seen_all = True
+                for p in range(L):
+                    proj[p] |= 1 << (rows[r, p] - 1)
+                    if proj[p] != cell_mask[p]:
+                        seen_all = False
             i += 1
         else:                                   # swap r past the live block
             n -= 1

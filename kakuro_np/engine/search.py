@@ -135,13 +135,14 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it; no at once when the sums cannot be met within the cells' bounds
-    (``sums``). Else turns of a hunt in any order (``anyorder``), each
-    CHECK_GROWTH times more nodes than the last (the first
+    (``sums``). Else turns of a count up to one (``counting``), whose memo
+    of pieces refutes a piece once for every branch it recurs on (the first
+    turn MIN_COUNT_TURN_NS long, then as long in time as the hunt's last), and
+    of a hunt in any order (``anyorder``), guided by the parent's solution,
+    each CHECK_GROWTH times more nodes than the last (the first
     ``checks.hunt_nodes``), which finds a solution below most nodes that have
-    one, or goes through every branch of a small node, and of a count up to
-    one (``counting``), as long in time as the hunt's turn, whose memo of
-    pieces refutes a piece once for every branch it recurs on; both test the
-    sums at every node. Returns WITNESSED (yes,
+    one, or goes through every branch of a small node; both test the sums at
+    every node. Returns WITNESSED (yes,
     a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
     CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
@@ -153,8 +154,23 @@ def check_node(node, checks, tables, live, deadline):
         return WITNESSED
     if not sums_feasible(checks.hunter.sums, live.mask):
         return EMPTY
+    guide = checks.hunter.guide                 # the hunt tries the parent's solution's rows first
+    if node > 0 and has_witness[node - 1]:
+        copy_into(guide, witness[node - 1])
+    else:
+        guide[:] = 0
     turn = checks.hunt_nodes
+    spent = MIN_COUNT_TURN_NS                   # a short count first: it refutes most
     while True:
+        # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
+        # either way), within the deadline
+        turn_end = min(monotonic_ns() + max(spent, MIN_COUNT_TURN_NS), deadline)
+        checks.tally.work[0] = np.iinfo(np.int64).max
+        c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
+        if c == COUNT_TIMED_OUT and turn_end == deadline:
+            return CHECK_TIMED_OUT
+        if c >= 0:
+            return SOLVABLE if c > 0 else EMPTY
         began = monotonic_ns()
         found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
                                    np.int64(1), turn, deadline)
@@ -163,16 +179,7 @@ def check_node(node, checks, tables, live, deadline):
             return WITNESSED
         if exhausted:
             return EMPTY
-        # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
-        # either way), within the deadline
-        now = monotonic_ns()
-        turn_end = min(now + max(now - began, MIN_COUNT_TURN_NS), deadline)
-        checks.tally.work[0] = np.iinfo(np.int64).max
-        c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
-        if c == COUNT_TIMED_OUT and turn_end == deadline:
-            return CHECK_TIMED_OUT
-        if c >= 0:
-            return SOLVABLE if c > 0 else EMPTY
+        spent = monotonic_ns() - began
         turn = max(turn, 1) * CHECK_GROWTH
 
 
