@@ -119,3 +119,41 @@ def test_kakuro_in_any_order_answers_a_thrashing_draft_at_once():
 def test_an_unknown_order_is_a_value_error():
     with pytest.raises(ValueError, match="order"):
         kn.kakuro("puzzles/k3.txt", order="fast")
+
+
+def level_on_the_biggest_table(puzzle):
+    """The root of ``puzzle`` with a hunter and one level opened on its biggest open table."""
+    from kakuro_np.engine.anyorder import new_hunter
+    from kakuro_np.engine.force import start_state
+    from kakuro_np.engine.sums import network_of, sums_feasible
+    from kakuro_np.engine.trail import open_level
+    _, tables, live = start_state(model(puzzle).root(), True)
+    sums = network_of(tables, live.mask.shape[0], True)
+    assert sums_feasible(sums, live.mask)              # leaves a flow for the order
+    hunter = new_hunter(tables, live, sums)
+    k = int(np.argmax(live.nalive))
+    open_level(hunter.trail, tables, live, k, True)
+    t = hunter.trail
+    return tables, hunter, k, slice(int(t.first[0]), int(t.stop[0]))
+
+
+def test_rows_are_tried_on_the_guide_first_then_nearest_the_flow():
+    from kakuro_np.engine.anyorder import order_rows
+    tables, hunter, k, level = level_on_the_biggest_table(kn.read("puzzles/k3.txt"))
+    cand = hunter.trail.cand
+    before = cand[level].copy()
+    a, b = tables.ent_off[k], tables.ent_off[k + 1]
+    cells = tables.ent_var[a:b]
+
+    def flow_distance(r):
+        flow = hunter.sums.flow[hunter.sums.var_arc[cells]]
+        return int(((tables.rows[r, :b - a] - flow) ** 2).sum())
+
+    order_rows(hunter.trail, tables, hunter, k)            # no guide: by the flow, stable
+    assert sorted(cand[level].tolist()) == sorted(before.tolist())
+    assert [flow_distance(r) for r in cand[level]] == sorted(flow_distance(r) for r in before)
+    guided = int(before[-1])                               # a guide on the last row
+    hunter.guide[cells] = 1 << (tables.rows[guided, :b - a].astype(np.int64) - 1)
+    order_rows(hunter.trail, tables, hunter, k)
+    assert int(cand[level][0]) == guided
+    assert sorted(cand[level].tolist()) == sorted(before.tolist())

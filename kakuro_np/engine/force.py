@@ -25,8 +25,10 @@ from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_table
 from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
 
-#: Tables of at least this many rows are indexed by position and digit (``build_index``).
+#: Tables of at least this many rows are indexed by position and digit (``build_index``)...
 INDEX_MIN = 128
+#: ... the biggest first, up to this many index entries in all (64 MiB of int32).
+INDEX_MAX_ENTRIES = 1 << 24
 
 
 @kernel
@@ -35,12 +37,26 @@ def build_index(ent_off, rows, tab_off, min_rows):
 
     Returns ``(idx_off, idx_row)``: entry ``k``'s rows with digit ``d`` at
     position ``p`` are ``idx_row[idx_off[i]:idx_off[i + 1]]`` with ``i = 81 k
-    + 9 p + d - 1``; a smaller table's ranges are empty.
+    + 9 p + d - 1``; a smaller table's ranges are empty, and so are those of
+    the tables below the least size (``min_rows`` times a power of 2) whose
+    tables hold at most INDEX_MAX_ENTRIES entries in all (one per row and cell).
     """
     E = tab_off.shape[0] - 1
+    least = max(min_rows, 1)
+    while True:                                 # the least size within the budget
+        entries = 0
+        for k in range(E):
+            if tab_off[k + 1] - tab_off[k] >= least:
+                entries += (tab_off[k + 1] - tab_off[k]) * (ent_off[k + 1] - ent_off[k])
+        if entries <= INDEX_MAX_ENTRIES:
+            break
+        least *= 2
+    indexed = np.zeros(E, np.bool_)
+    for k in range(E):
+        indexed[k] = tab_off[k + 1] - tab_off[k] >= least
     idx_off = np.zeros(81 * E + 1, np.int64)
     for k in range(E):
-        if tab_off[k + 1] - tab_off[k] >= min_rows:
+        if indexed[k]:
             for r in range(tab_off[k], tab_off[k + 1]):
                 for p in range(ent_off[k + 1] - ent_off[k]):
                     idx_off[81 * k + 9 * p + rows[r, p]] += 1   # counted one slot on
@@ -49,7 +65,7 @@ def build_index(ent_off, rows, tab_off, min_rows):
     fill = idx_off[:-1].copy()
     idx_row = np.empty(idx_off[81 * E], np.int32)
     for k in range(E):
-        if tab_off[k + 1] - tab_off[k] >= min_rows:
+        if indexed[k]:
             for r in range(tab_off[k], tab_off[k + 1]):
                 for p in range(ent_off[k + 1] - ent_off[k]):
                     i = 81 * k + 9 * p + rows[r, p] - 1
