@@ -45,7 +45,7 @@ from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
 #: What ``check_node`` says of a node: a solution below it is in its witness, there is
 #: one below it, there is none, or the deadline passed.
 WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
-#: How much longer each turn of a check's hunt and count is than the last.
+#: How many times more nodes each turn of a check's hunt has than the last.
 CHECK_GROWTH = 4
 #: The shortest turn of a check's count, in nanoseconds.
 MIN_COUNT_TURN_NS = 1_000_000
@@ -142,9 +142,10 @@ def check_node(node, checks, tables, live, deadline):
     each CHECK_GROWTH times more nodes than the last (the first
     ``checks.hunt_nodes``), which finds a solution below most nodes that have
     one, or goes through every branch of a small node; both test the sums at
-    every node. Returns WITNESSED (yes,
-    a solution is in ``witness[node]``), SOLVABLE (yes), EMPTY (no) or
-    CHECK_TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
+    every node. The turns' lengths change how long a check takes, never its
+    answer. Returns WITNESSED (yes, a solution is in ``witness[node]``),
+    SOLVABLE (yes), EMPTY (no) or CHECK_TIMED_OUT (the deadline passed), and
+    sets ``has_witness[node]``.
     """
     witness, has_witness = checks.witness, checks.has_witness
     has_witness[node] = False
@@ -160,7 +161,7 @@ def check_node(node, checks, tables, live, deadline):
     else:
         guide[:] = 0
     turn = checks.hunt_nodes
-    spent = MIN_COUNT_TURN_NS                   # a short count first: it refutes most
+    spent = MIN_COUNT_TURN_NS         # a short count first: many empty nodes fall in it
     while True:
         # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
         # either way), within the deadline
