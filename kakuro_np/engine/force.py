@@ -88,71 +88,76 @@ def var_slots(ent_off, ent_var, var_eoff):
 
 
 @kernel
-def filter_entry(tables, live, k, proj):
-    """Drop entry ``k``'s rows that its cells' masks forbid.
+def filter_indexed(tables, live, k, proj):
+    """``filter_entry`` of an indexed table through its index, or -1 (nothing done) when the
+    rows holding its cells' lost digits are as many as its live rows (scan them then).
 
-    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
-    returns how many are kept. The live rows fit the masks with the digits in
-    ``live.gone`` put back (cleared here): an indexed table whose lost digits
-    hold fewer rows than it has live drops just those rows, and finds each
-    column's digits from the supports; any other scans its live rows.
+    Drops just the rows holding a digit in ``live.gone``, and finds each column's
+    digits from the supports (``live.support``, rechecked as hints).
     """
-    rows, perm, pos, mask, ent_var = tables.rows, live.perm, live.pos, live.mask, tables.ent_var
+    perm, pos, mask, ent_var = live.perm, live.pos, live.mask, tables.ent_var
     idx_off, idx_row, gone, support = tables.idx_off, tables.idx_row, live.gone, live.support
     a = tables.ent_off[k]
     L = tables.ent_off[k + 1] - a
     start = tables.tab_off[k]
     n = live.nalive[k]
     base = 81 * k
-    work = n                                    # what the index would visit, up to a scan
-    # with few rows live, the supports' lists are mostly dead rows: scan instead
-    if idx_off[base] != idx_off[base + 81] and n * 8 >= tables.tab_off[k + 1] - start:
-        work = 0
-        for p in range(L):
-            for d in range(9):
-                if (gone[a + p] >> d) & 1:
-                    work += idx_off[base + 9 * p + d + 1] - idx_off[base + 9 * p + d]
-    if work < n:
-        for p in range(L):
-            for d in range(9):
-                if (gone[a + p] >> d) & 1:
-                    for t in range(idx_off[base + 9 * p + d], idx_off[base + 9 * p + d + 1]):
-                        r = idx_row[t]
-                        i = pos[r]
-                        if i < start + n:       # live: swap it past the live block
-                            n -= 1
-                            last = perm[start + n]
-                            perm[i] = last
-                            pos[last] = i
-                            perm[start + n] = r
-                            pos[r] = start + n
-            gone[a + p] = 0
-        for p in range(L):
-            m = mask[ent_var[a + p]]
-            proj[p] = 0
-            for d in range(9):
-                if (m >> d) & 1:
-                    j = base + 9 * p + d
-                    if support[j] >= 0 and pos[support[j]] < start + n:
+    work = 0                                    # what the index would visit
+    for p in range(L):
+        for d in range(9):
+            if (gone[a + p] >> d) & 1:
+                work += idx_off[base + 9 * p + d + 1] - idx_off[base + 9 * p + d]
+    if work >= n:
+        return -1
+    for p in range(L):
+        for d in range(9):
+            if (gone[a + p] >> d) & 1:
+                for t in range(idx_off[base + 9 * p + d], idx_off[base + 9 * p + d + 1]):
+                    r = idx_row[t]
+                    i = pos[r]
+                    if i < start + n:           # live: swap it past the live block
+                        n -= 1
+                        last = perm[start + n]
+                        perm[i] = last
+                        pos[last] = i
+                        perm[start + n] = r
+                        pos[r] = start + n
+        gone[a + p] = 0
+    for p in range(L):
+        m = mask[ent_var[a + p]]
+        proj[p] = 0
+        for d in range(9):
+            if (m >> d) & 1:
+                j = base + 9 * p + d
+                if support[j] >= 0 and pos[support[j]] < start + n:
+                    proj[p] |= 1 << d
+                    continue
+                for t in range(idx_off[j], idx_off[j + 1]):
+                    if pos[idx_row[t]] < start + n:
+                        support[j] = idx_row[t]
                         proj[p] |= 1 << d
-                        continue
-                    for t in range(idx_off[j], idx_off[j + 1]):
-                        if pos[idx_row[t]] < start + n:
-                            support[j] = idx_row[t]
-                            proj[p] |= 1 << d
-                            break
-        live.nalive[k] = n
-        return n
-    # a scan: only the columns that lost digits can drop a row, and once every column's
-    # digits are all seen, a kept row adds nothing to them
-    cols = np.empty(L, np.int64)
-    cell_mask = np.empty(L, np.int64)
+                        break
+    live.nalive[k] = n
+    return n
+
+
+@kernel
+def filter_scan(tables, live, k, proj):
+    """``filter_entry`` of a big table by a scan of its live rows that checks only the
+    columns that lost digits (``live.gone``), and stops adding to the columns'
+    digits once every column has all of its cell's."""
+    rows, perm, pos, mask, ent_var, gone = (tables.rows, live.perm, live.pos, live.mask,
+                                            tables.ent_var, live.gone)
+    a = tables.ent_off[k]
+    L = tables.ent_off[k + 1] - a
+    start = tables.tab_off[k]
+    n = live.nalive[k]
+    cols = 0                                    # the columns to check, 4 bits each
     n_cols = 0
     for p in range(L):
         proj[p] = 0
-        cell_mask[p] = mask[ent_var[a + p]]
         if gone[a + p] != 0:
-            cols[n_cols] = p
+            cols |= p << (4 * n_cols)
             n_cols += 1
         gone[a + p] = 0
     seen_all = False
@@ -161,8 +166,8 @@ def filter_entry(tables, live, k, proj):
         r = perm[start + i]
         ok = True
         for c in range(n_cols):
-            p = cols[c]
-            if not (cell_mask[p] >> (rows[r, p] - 1)) & 1:
+            p = (cols >> (4 * c)) & 15
+            if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
                 ok = False
                 break
         if ok:
@@ -170,8 +175,64 @@ def filter_entry(tables, live, k, proj):
                 seen_all = True
                 for p in range(L):
                     proj[p] |= 1 << (rows[r, p] - 1)
-                    if proj[p] != cell_mask[p]:
+                    if proj[p] != mask[ent_var[a + p]]:
                         seen_all = False
+            i += 1
+        else:                                   # swap r past the live block
+            n -= 1
+            last = perm[start + n]
+            perm[start + i] = last
+            pos[last] = start + i
+            perm[start + n] = r
+            pos[r] = start + n
+    live.nalive[k] = n
+    return n
+
+
+@kernel
+def filter_big(tables, live, k, proj):
+    """``filter_entry`` of an indexed table (``propagate`` calls it for those): with at least
+    an eighth of its rows live it goes through its index (``filter_indexed``)
+    when that visits fewer rows, else it is scanned on the columns that lost
+    digits (``filter_scan``)."""
+    n = live.nalive[k]
+    # with few rows live, the supports' lists are mostly dead rows: scan instead
+    if (tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]
+            and n * 8 >= tables.tab_off[k + 1] - tables.tab_off[k]):
+        kept = filter_indexed(tables, live, k, proj)
+        if kept >= 0:
+            return kept
+    return filter_scan(tables, live, k, proj)
+
+
+@kernel
+def filter_entry(tables, live, k, proj):
+    """Drop entry ``k``'s rows that its cells' masks forbid.
+
+    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
+    returns how many are kept; clears the digits ``live.gone`` holds for its
+    cells. It checks every column of every live row (a small leaf that the
+    compiler inlines; ``filter_big`` does less work on big tables).
+    """
+    rows, perm, pos, mask, ent_var = tables.rows, live.perm, live.pos, live.mask, tables.ent_var
+    a = tables.ent_off[k]
+    L = tables.ent_off[k + 1] - a
+    start = tables.tab_off[k]
+    n = live.nalive[k]
+    for p in range(L):
+        proj[p] = 0
+        live.gone[a + p] = 0
+    i = 0
+    while i < n:
+        r = perm[start + i]
+        ok = True
+        for p in range(L):
+            if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+                ok = False
+                break
+        if ok:
+            for p in range(L):
+                proj[p] |= 1 << (rows[r, p] - 1)
             i += 1
         else:                                   # swap r past the live block
             n -= 1
@@ -202,7 +263,10 @@ def propagate(tables, live, stop_on_empty):
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
-        n = filter_entry(tables, live, k, proj)
+        if tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]:    # a big table
+            n = filter_big(tables, live, k, proj)
+        else:
+            n = filter_entry(tables, live, k, proj)
         if n == 0:
             if emptied < 0:
                 emptied = k
