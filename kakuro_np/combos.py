@@ -64,6 +64,19 @@ def _sum_bounds():
 
 
 MIN_SUM, MAX_SUM = _sum_bounds()
+
+
+def _sum_sets():
+    sets = np.arange(512)
+    out = np.zeros((512, 10), np.int64)
+    for chosen in range(512):
+        digits = [d + 1 for d in range(9) if chosen >> d & 1]
+        out[(sets & chosen) == chosen, len(digits)] |= 1 << sum(digits)
+    return out
+
+
+#: SUM_SETS[s, k]: the totals (bit t for total t) that k distinct digits of set s make.
+SUM_SETS = _sum_sets()
 POPCOUNT = np.array([bin(s).count("1") for s in range(512)], np.int32)
 #: LOWEST_DIGIT[s]: the smallest digit of digit set ``s`` (0 for the empty set).
 LOWEST_DIGIT = np.array([(s & -s).bit_length() for s in range(512)], np.int32)

@@ -66,3 +66,13 @@ def test_kc_extremes():
 def test_kc_rejects_bad_arguments(args):
     with pytest.raises(ValueError):
         kn.kc(*args)
+
+
+def test_sum_sets_are_the_totals_of_k_distinct_digits_of_a_set():
+    import itertools
+    from kakuro_np.combos import SUM_SETS
+    for s in [0, 1, 0b100000001, 0b101010101, 511, 0b11110000]:
+        digits = [d + 1 for d in range(9) if s >> d & 1]
+        for k in range(10):
+            totals = {sum(c) for c in itertools.combinations(digits, k)}
+            assert SUM_SETS[s, k] == sum(1 << t for t in totals), (s, k)

@@ -37,6 +37,7 @@ from .force import build_forced_tables, pick_entry, start_state
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from .repair import repair
 from .state import ROOT
 from .sums import network_of, sums_feasible
 from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
@@ -135,7 +136,9 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it; no at once when the sums cannot be met within the cells' bounds
-    (``sums``). Else turns of a count up to one (``counting``), whose memo
+    (``sums``); yes when the parent's solution repairs to one that fits
+    (``repair``: new digits for the cells near where it does not fit, the
+    others kept). Else turns of a count up to one (``counting``), whose memo
     of pieces refutes a piece once for every branch it recurs on (the first
     turn MIN_COUNT_TURN_NS long, then as long in time as the hunt's last), and
     of a hunt in any order (``anyorder``), guided by the parent's solution,
@@ -160,6 +163,10 @@ def check_node(node, checks, tables, live, deadline):
         copy_into(guide, witness[node - 1])
     else:
         guide[:] = 0
+    if node > 0 and has_witness[node - 1] and repair(tables, live.mask, witness[node - 1],
+                                                     witness[node], checks.hunt_nodes):
+        has_witness[node] = True
+        return WITNESSED
     turn = checks.hunt_nodes
     spent = MIN_COUNT_TURN_NS         # a short count first: many empty nodes fall in it
     while True:
