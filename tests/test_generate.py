@@ -1,0 +1,85 @@
+"""The generator (``generate``, ``layout``): well-formed layouts, valid fills, one solution."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import kakuro_np as kn
+from kakuro_np.generate import (ambiguity, climb, clues_of, differences, draft_of, fill_of,
+                                random_fill)
+from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
+from strategies import satisfies
+
+
+def assert_layout_rules(blank, symmetry, min_run=2):
+    assert not blank[0].any() and not blank[:, 0].any()
+    across, down = run_lengths(blank)
+    for lengths in (across, down):
+        assert lengths[blank].min() >= min_run and lengths.max() <= 9
+    assert well_formed(blank, orbits(*blank.shape, symmetry), min_run)
+    if symmetry == "rotational":
+        assert np.array_equal(blank[1:, 1:], blank[1:, 1:][::-1, ::-1])
+    elif symmetry == "mirror":
+        assert np.array_equal(blank[1:, 1:], blank[1:, 1:][:, ::-1])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(5, 15), st.integers(5, 15), st.sampled_from(SYMMETRIES),
+       st.integers(0, 2**32 - 1))
+def test_generated_puzzles_are_well_formed_and_unique(rows, cols, symmetry, seed):
+    p = kn.generate(rows, cols, symmetry=symmetry, seed=seed)
+    assert p.shape == (rows, cols)
+    assert_layout_rules(p.blank, symmetry)
+    assert kn.count(p, limit=2) == 1
+    assert not p.given.any()
+
+
+def test_the_same_seed_gives_the_same_puzzle():
+    assert kn.generate(12, 12, seed=5) == kn.generate(12, 12, seed=5)
+    assert kn.generate(12, 12, seed=5) != kn.generate(12, 12, seed=6)
+
+
+def test_single_cell_runs_are_allowed_with_min_run_1():
+    p = kn.generate(9, 9, min_run=1, seed=3)
+    assert_layout_rules(p.blank, "rotational", min_run=1)
+    assert kn.count(p, limit=2) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(4, 14), st.integers(4, 14), st.integers(0, 2**32 - 1))
+def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
+    rng = np.random.default_rng(seed)
+    blank = make_layout(rows, cols, rng, symmetry="none")
+    fill = random_fill(blank, rng)
+    assert fill is not None and satisfies(clues_of(blank, fill), fill)
+    draft = draft_of(blank, fill)
+    score = climb(draft, seed, 20)
+    climbed = fill_of(draft, blank.shape)
+    puzzle = clues_of(blank, climbed)
+    assert satisfies(puzzle, climbed)
+    assert np.array_equal(draft_of(blank, climbed).ent_sum, draft.ent_sum)
+    assert score == ambiguity(draft, np.empty(len(draft.digit), np.int64)) >= 0
+    if score == 0:
+        assert kn.count(puzzle, limit=2) == 1
+
+
+def test_differences_are_the_cells_where_two_solutions_differ():
+    two = kn.parse("x ; 4 0 ; 6 0\n0 5 ; _ ; _\n0 5 ; _ ; _")
+    assert differences(two).tolist() == [[1, 1], [1, 2], [2, 1], [2, 2]]
+    assert differences(kn.read("puzzles/k2.txt")).shape == (0, 2)
+    sols = kn.kakuro(kn.read("puzzles/k3.txt"), limit=2)
+    assert np.array_equal(differences(None, sols), np.argwhere(sols[0] != sols[1]))
+
+
+@pytest.mark.parametrize("args, words", [((2, 9), "at least 3 rows"), ((9, 9, 0.1), "density"),
+                                         ((500, 9), "at most 200")])
+def test_impossible_requests_get_a_clear_error(args, words):
+    H, W, *density = args
+    with pytest.raises(kn.PuzzleError, match=words):
+        kn.generate(H, W, density=density[0] if density else None)
+
+
+def test_unknown_symmetry_is_a_value_error():
+    with pytest.raises(ValueError, match="symmetry"):
+        kn.generate(9, 9, symmetry="diagonal")
