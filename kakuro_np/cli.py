@@ -342,9 +342,15 @@ def cmd_reduce(args) -> int:
     return _each(args, args.files, one)
 
 
+def _cells(cells) -> str:
+    """Cells as text: ``(1, 2) (1, 3)``."""
+    return " ".join(f"({r}, {c})" for r, c in cells)
+
+
 def cmd_check(args) -> int:
     from .check import check
-    from .solve import reduce
+    from .generate import differences
+    from .solve import kakuro, reduce
     _compile_ahead("hunt", "count")
 
     def one(i, path):
@@ -370,11 +376,14 @@ def cmd_check(args) -> int:
             verdict, code = "unique", EXIT_OK
         else:
             many = f"at least {n:,}" if n == args.limit else f"{n:,}"
-            verdict, code = f"multiple ({many} solutions)", EXIT_MULTIPLE
+            diff = differences(puzzle, kakuro(puzzle, limit=2, order="any", timeout=args.timeout))
+            verdict, code = (f"multiple ({many} solutions; two differ at "
+                             f"{_cells(diff)})"), EXIT_MULTIPLE
         if args.json:
             _json({"file": path, "name": _name(path), "verdict": verdict.split(" ")[0],
                    "solutions": n, "at_least": n == args.limit, "exit": code,
-                   **({"reason": reason} if n == 0 else {})})
+                   **({"reason": reason} if n == 0 else {}),
+                   **({"differences": diff.tolist()} if n > 1 else {})})
         else:
             print(f"{_name(path)}: {verdict}")
         return code
@@ -484,6 +493,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_render(args) -> int:
+    from .generate import differences
     from .solve import kakuro, reduce
     from .svg import svg
     puzzle = _load(args.file, args.format)
@@ -499,8 +509,72 @@ def cmd_render(args) -> int:
         r = reduce(puzzle, timeout=args.timeout)
         candidates = r.candidates
         digits = r.digits if digits is None else digits
-    _write(args.svg, svg(puzzle, digits, candidates, cell=args.cell, title=_name(args.file)))
+    highlight = None
+    if args.differences:                # where two solutions differ (none: unique)
+        highlight = differences(puzzle, kakuro(puzzle, limit=2, order="any",
+                                               timeout=args.timeout))
+    _write(args.svg, svg(puzzle, digits, candidates, cell=args.cell, title=_name(args.file),
+                         highlight=highlight))
     return EXIT_OK
+
+
+def cmd_generate(args) -> int:
+    import numpy as np
+
+    from . import formats
+    from .generate import generate
+    from .render import boxed
+    from .svg import svg
+    if args.grade is not None:
+        raise PuzzleError("--grade is not built yet")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    if args.seed is None:
+        _say(f"seed {seed}")
+    for d in (args.out, args.svg):
+        if d:
+            try:
+                os.makedirs(d, exist_ok=True)
+            except OSError as e:
+                raise PuzzleError(f"cannot make the folder: {e.strerror}", source=d) from None
+    bar = _Bar(args.count) if args.count > 1 and sys.stderr.isatty() else None
+    for i in range(args.count):
+        puzzle = generate(args.rows, args.cols, density=args.density, symmetry=args.symmetry,
+                          min_run=args.min_run, seed=[seed, i])
+        name = f"kakuro-{args.rows}x{args.cols}-{seed}-{i + 1}"
+        text = formats.format(puzzle, args.to)
+        if args.out:
+            from .solve import kakuro
+            _write(os.path.join(args.out, f"{name}.{'json' if args.to == 'json' else 'txt'}"), text)
+            _write(os.path.join(args.out, f"{name}-solution.txt"),
+                   boxed(puzzle, kakuro(puzzle, limit=1)[0]) + "\n")
+        else:
+            sys.stdout.write(("\n" if i else "") + text)
+        if args.svg:
+            _write(os.path.join(args.svg, f"{name}.svg"), svg(puzzle, title=name))
+        if bar:
+            bar.step()
+    if bar:
+        bar.done()
+    return EXIT_OK
+
+
+class _Bar:
+    """A progress bar on stderr: ``[#####     ] 5/10 1.2 s``."""
+
+    def __init__(self, total: int):
+        import time
+        self.total, self.done_n, self.start = total, 0, time.monotonic()
+
+    def step(self) -> None:
+        import time
+        self.done_n += 1
+        filled = 30 * self.done_n // self.total
+        sys.stderr.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done_n}/{self.total}"
+                         f" {time.monotonic() - self.start:.1f} s")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\n")
 
 
 def cmd_kc(args) -> int:
@@ -689,7 +763,38 @@ def build_parser() -> argparse.ArgumentParser:
                       help="draw forced digits and pencil-mark candidates")
     p.add_argument("--cell", type=_positive, default=40, metavar="PX",
                    help="cell size in pixels (default 40)")
+    p.add_argument("--differences", action="store_true",
+                   help="highlight the cells where two solutions differ (a writer's check; "
+                        "none when the puzzle is unique)")
     p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser("generate", help="make new puzzles, each with one solution",
+                       description="Make new puzzles, each proved to have exactly one "
+                                   "solution, with the look of published grids. Without "
+                                   "--out, each puzzle is printed, a blank line between.")
+    p.add_argument("rows", type=_whole(3, 200), metavar="ROWS",
+                   help="rows, the clue row included")
+    p.add_argument("cols", type=_whole(3, 200), metavar="COLS",
+                   help="columns, the clue column included")
+    p.add_argument("--count", type=_positive, default=1, metavar="N",
+                   help="how many puzzles (default 1; a progress bar on a terminal)")
+    p.add_argument("--seed", type=_whole(0, 2**63 - 1), metavar="S",
+                   help="the same seed gives the same puzzles (default: a random one, "
+                        "printed on stderr)")
+    p.add_argument("--density", type=float, metavar="D",
+                   help="share of blank cells inside the clue row and column (default 0.6)")
+    p.add_argument("--symmetry", choices=("rotational", "mirror", "none"),
+                   default="rotational", help="the layout's symmetry (default rotational)")
+    p.add_argument("--min-run", type=_whole(1, 2), default=2, metavar="N",
+                   help="the shortest run, 2 or 1 (default 2)")
+    p.add_argument("--grade", metavar="G", help="not built yet: a later change aims at a grade")
+    p.add_argument("--to", choices=formats.FORMATS, default="pipe", metavar="FORMAT",
+                   help="the format to write (default pipe): " + ", ".join(formats.FORMATS))
+    p.add_argument("--out", metavar="DIR",
+                   help="write each puzzle to DIR/NAME.EXT and its solution to "
+                        "DIR/NAME-solution.txt")
+    p.add_argument("--svg", metavar="DIR", help="draw each puzzle to DIR/NAME.svg")
+    p.set_defaults(run=cmd_generate)
 
     p = sub.add_parser("kc", help="the combinations of distinct digits for a clue",
                        description="Every set of distinct digits 1-9 with the given total.")

@@ -223,7 +223,7 @@ def set_fill_digit(draft, v, d):
 
 
 @kernel
-def climb(draft, seed, max_stall):
+def lower_ambiguity(draft, seed, max_stall):
     """Lower the draft's ambiguity by changing digits; returns the ambiguity reached.
 
     Each step takes a random cell the combinations leave open and gives it
@@ -274,17 +274,17 @@ def fill_of(draft, shape):
 def make_unique(blank, fill, orbit, rng, min_run, density):
     """``(blank, fill)`` whose clues have exactly one solution, by repairs, or None.
 
-    The fill's digits climb down the ambiguity (``climb``). Where the climb
-    stalls above 0, the solver counts up to two (``count(limit=2)``), and if
-    there are two, finds two in any order; a cell where they differ is blacked out (``block``), and the climb goes on. Once the
-    ambiguity is 0, or the solver finds one solution, the puzzle is unique.
-    None when the blocks leave the layout too sparse, or past
-    BLOCKS_PER_CELL blocks a cell.
+    The fill's digits climb down the ambiguity (``lower_ambiguity``). Where
+    the climb stalls above 0, the solver counts up to two (``count(limit=2)``)
+    and, if there are two, finds two in any order; a cell where they differ is
+    blacked out (``block``), and the climb goes on. Once the ambiguity is 0,
+    or the count is 1, the puzzle is unique. None when the blocks leave the
+    layout too sparse, or after BLOCKS_PER_CELL blocks per blank cell.
     """
     from .solve import count, kakuro
     for _ in range(max(int(BLOCKS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
-        score = climb(draft, rng.integers(1 << 31), CLIMB_STALL)
+        score = lower_ambiguity(draft, rng.integers(1 << 31), CLIMB_STALL)
         fill = fill_of(draft, blank.shape)
         if score == 0:
             return blank, fill

@@ -433,3 +433,53 @@ def test_any_gives_a_thrashing_drafts_two_solutions_at_once(tmp_path):
     for s in sols:
         flat = s.ravel()
         assert all(flat[c].sum() == t and len(set(flat[c])) == len(c) for c, t in zip(cells, sums))
+
+
+def test_generate_prints_unique_puzzles_the_same_for_a_seed(tmp_path):
+    first = run("generate", "9", "9", "--seed", "4", "--count", "2")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == run("generate", "9", "9", "--seed", "4", "--count", "2").stdout
+    texts = first.stdout.split("\n\n")
+    assert len(texts) == 2
+    for text in texts:
+        p = kn.parse(text)
+        assert p.shape == (9, 9) and kn.count(p, limit=2) == 1
+
+
+def test_generate_writes_puzzles_solutions_and_pictures(tmp_path):
+    out = run("generate", "8", "10", "--seed", "1", "--count", "2", "--to", "comma",
+              "--out", str(tmp_path / "set"), "--svg", str(tmp_path / "svg"))
+    assert out.returncode == 0, out.stderr
+    names = sorted(f.name for f in (tmp_path / "set").iterdir())
+    assert names == ["kakuro-8x10-1-1-solution.txt", "kakuro-8x10-1-1.txt",
+                     "kakuro-8x10-1-2-solution.txt", "kakuro-8x10-1-2.txt"]
+    p = kn.read(tmp_path / "set" / "kakuro-8x10-1-1.txt")
+    assert kn.detect((tmp_path / "set" / "kakuro-8x10-1-1.txt").read_text()) == "comma"
+    solution = (tmp_path / "set" / "kakuro-8x10-1-1-solution.txt").read_text()
+    assert all(str(d) in solution for d in kn.kakuro(p)[0][p.blank][:5])
+    ET.parse(tmp_path / "svg" / "kakuro-8x10-1-2.svg")
+
+
+def test_check_names_the_cells_where_two_solutions_differ():
+    out = run("check", "--json", "puzzles/k3.txt")
+    found = json.loads(out.stdout)
+    assert out.returncode == 3 and found["differences"]
+    sols = kn.kakuro(kn.read("puzzles/k3.txt"))
+    cells = np.array(found["differences"])          # exactly where two solutions differ
+    assert any(np.array_equal(np.argwhere(s != t), cells) for s in sols for t in sols)
+    assert "two differ at" in run("check", "puzzles/k3.txt").stdout
+    assert "differ" not in run("check", "puzzles/k2.txt").stdout
+
+
+def test_render_highlights_the_differences_only_when_there_are_two_solutions(tmp_path):
+    for name, highlighted in (("k3", True), ("k2", False)):
+        out = run("render", f"puzzles/{name}.txt", "--svg", "-", "--differences")
+        assert out.returncode == 0 and ("#fff3b0" in out.stdout) == highlighted
+
+
+@pytest.mark.parametrize("args, words", [(("2", "9"), "must be 3 to 200"),
+                                         (("9", "9", "--density", "0.05"), "density"),
+                                         (("9", "9", "--grade", "hard"), "not built")])
+def test_generate_refuses_bad_requests_in_one_line(args, words):
+    out = run("generate", *args)
+    assert out.returncode != 0 and words in out.stderr and out.stderr.count("\n") <= 2

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (ambiguity, climb, clues_of, differences, draft_of, fill_of,
+from kakuro_np.generate import (ambiguity, lower_ambiguity, clues_of, differences, draft_of, fill_of,
                                 random_fill)
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
 from strategies import satisfies
@@ -54,7 +54,7 @@ def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
     fill = random_fill(blank, rng)
     assert fill is not None and satisfies(clues_of(blank, fill), fill)
     draft = draft_of(blank, fill)
-    score = climb(draft, seed, 20)
+    score = lower_ambiguity(draft, seed, 20)
     climbed = fill_of(draft, blank.shape)
     puzzle = clues_of(blank, climbed)
     assert satisfies(puzzle, climbed)
