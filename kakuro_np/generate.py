@@ -271,7 +271,7 @@ def fill_of(draft, shape):
     return fill
 
 
-def make_unique(blank, fill, orbit, rng, min_run, density):
+def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STALL):
     """``(blank, fill)`` whose clues have exactly one solution, by repairs, or None.
 
     The fill's digits climb down the ambiguity (``lower_ambiguity``). Where
@@ -280,11 +280,13 @@ def make_unique(blank, fill, orbit, rng, min_run, density):
     blacked out (``block``), and the climb goes on. Once the ambiguity is 0,
     or the count is 1, the puzzle is unique. None when the blocks leave the
     layout too sparse, or after BLOCKS_PER_CELL blocks per blank cell.
+    ``climb_stall`` 0 leaves the digits as drawn (blocks alone; see
+    ``bench/generate.py``).
     """
     from .solve import count, kakuro
     for _ in range(max(int(BLOCKS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
-        score = lower_ambiguity(draft, rng.integers(1 << 31), CLIMB_STALL)
+        score = lower_ambiguity(draft, rng.integers(1 << 31), climb_stall)
         fill = fill_of(draft, blank.shape)
         if score == 0:
             return blank, fill
@@ -331,14 +333,20 @@ def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min
     if grade is not None:
         raise NotImplementedError("grade= is not built yet")
     density = DEFAULT_DENSITY if density is None else float(density)
-    rng = np.random.default_rng(seed)
+    return unique_puzzle(np.random.default_rng(seed), rows, cols, density, symmetry, min_run,
+                         tries)[0]
+
+
+def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, climb_stall=CLIMB_STALL):
+    """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
+    climb's ``climb_stall`` (see ``make_unique``)."""
     orbit = orbits(rows, cols, symmetry)
-    for _ in range(tries):
+    for drawn in range(1, tries + 1):
         blank = make_layout(rows, cols, rng, density, symmetry, min_run)
         fill = random_fill(blank, rng)
         if fill is None:
             continue
-        made = make_unique(blank, fill, orbit, rng, min_run, density)
+        made = make_unique(blank, fill, orbit, rng, min_run, density, climb_stall)
         if made is not None:
-            return clues_of(*made)
+            return clues_of(*made), drawn
     raise PuzzleError(f"no unique {rows}x{cols} puzzle found in {tries} layouts")

@@ -92,7 +92,7 @@ def test_check_exit_codes(tmp_path):
         "none: none (the across 2 at (1, 0) over 2 cells: no 2 different digits add up to 2 "
         "(2 cells make 3 to 17))"]
     out = run("check", "--limit", "5", PUZZLES / "k3.txt")
-    assert out.returncode == 3 and "multiple (at least 5 solutions)" in out.stdout
+    assert out.returncode == 3 and "multiple (at least 5 solutions; two differ at (9, 6)" in out.stdout
 
 
 def test_convert_writes_a_file_atomically(tmp_path):
@@ -326,7 +326,8 @@ def test_a_bad_file_among_several_is_reported_and_the_rest_done(tmp_path):
     assert one_line(out) and "bad.txt:2:7: unknown cell 'q'" in out.stderr
     out = run("check", PUZZLES / "k3.txt", tmp_path, PUZZLES / "k2.txt")
     assert out.returncode == 3 and one_line(out) and "is a directory" in out.stderr
-    assert out.stdout == "k3: multiple (40 solutions)\nk2: unique\n"
+    assert out.stdout == ("k3: multiple (40 solutions; two differ at (9, 6) (9, 10) (10, 6) "
+                          "(10, 10))\nk2: unique\n")
 
 
 def test_reduce_takes_several_files():

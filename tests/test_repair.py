@@ -70,3 +70,25 @@ def test_most_branches_of_open_grids_repair_their_parents_solution():
             mask[cells] = one_digit_masks(digits[branch, cells])
             found += repaired(puzzle, tables, mask, one_digit_masks(digits[witness])) is not None
         assert found >= 30, (side, seed, found)      # 77-79 of 100 measured
+
+
+def test_a_repair_stops_when_no_ring_adds_a_cell():
+    """Two 2x2 blocks apart, two solutions each: the conflict fills one block, whose rings
+    add nothing; the block is searched once (a repair found there), and a conflict
+    with no repair ends too."""
+    puzzle = kn.parse("x ; 4 0 ; 6 0 ; x ; 4 0 ; 6 0\n"
+                      "0 5 ; _ ; _ ; 0 5 ; _ ; _\n"
+                      "0 5 ; _ ; _ ; 0 5 ; _ ; _")
+    _, tables, live = start_state(model(puzzle).root(), True)
+    sols = kn.kakuro(puzzle)[:, puzzle.blank]
+    assert len(sols) == 4
+    witness = one_digit_masks(sols[0])
+    left = [0, 1, 4, 5]                                     # the left block's cells
+    other = next(s for s in sols if (s[left] != sols[0][left]).all()
+                 and np.delete(s == sols[0], left).all())
+    mask = live.mask.copy()
+    mask[left] = one_digit_masks(other[left])               # the left block: the other way
+    out = repaired(puzzle, tables, mask, witness)
+    assert np.array_equal(out, one_digit_masks(other))
+    mask[0] = mask[1]                                       # no solution at all: no repair
+    assert repaired(puzzle, tables, mask, witness) is None

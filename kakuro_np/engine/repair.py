@@ -183,7 +183,8 @@ def repair(tables, mask, witness, out, node_budget):
 
     The free cells start as those where the witness does not fit, and grow by
     rings of entries (1, 2, 4, ...) while ``repair_search`` finds nothing, up
-    to REPAIR_MAX_CELLS cells. True with the solution in ``out`` (one-digit
+    to REPAIR_MAX_CELLS cells, or until a ring adds none (a piece of the grid
+    is free whole). True with the solution in ``out`` (one-digit
     masks); False proves nothing.
 
     Examples
@@ -211,11 +212,13 @@ def repair(tables, mask, witness, out, node_budget):
         out[:] = witness
         return True
     rings = 1
+    searched = -1
     while True:
         for _ in range(rings):
             n_free = free_ring(tables, free)
-        if n_free > REPAIR_MAX_CELLS or 2 * n_free > V:
-            return False
+        if n_free == searched or n_free > REPAIR_MAX_CELLS or 2 * n_free > V:
+            return False            # no ring added a cell (a piece is free whole), or too many
         if repair_search(tables, mask, witness, free, out, node_budget) == REPAIRED:
             return True
+        searched = n_free
         rings *= 2

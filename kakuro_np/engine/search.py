@@ -136,16 +136,17 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it; no at once when the sums cannot be met within the cells' bounds
-    (``sums``); yes when the parent's solution repairs to one that fits
-    (``repair``: new digits for the cells near where it does not fit, the
-    others kept). Else turns of a count up to one (``counting``), whose memo
+    (``sums``). Else turns of a count up to one (``counting``), whose memo
     of pieces refutes a piece once for every branch it recurs on (the first
     turn MIN_COUNT_TURN_NS long, then as long in time as the hunt's last), and
     of a hunt in any order (``anyorder``), guided by the parent's solution,
     each CHECK_GROWTH times more nodes than the last (the first
     ``checks.hunt_nodes``), which finds a solution below most nodes that have
     one, or goes through every branch of a small node; both test the sums at
-    every node. The turns' lengths change how long a check takes, never its
+    every node. Before the first hunt, the parent's solution is repaired
+    (``repair``: new digits for the cells near where it does not fit, the
+    others kept), which answers most checks in microseconds; not before the
+    first count, whose memo later checks need (one grid took 7x longer). The turns' lengths change how long a check takes, never its
     answer. Returns WITNESSED (yes, a solution is in ``witness[node]``),
     SOLVABLE (yes), EMPTY (no) or CHECK_TIMED_OUT (the deadline passed), and
     sets ``has_witness[node]``.
@@ -163,12 +164,9 @@ def check_node(node, checks, tables, live, deadline):
         copy_into(guide, witness[node - 1])
     else:
         guide[:] = 0
-    if node > 0 and has_witness[node - 1] and repair(tables, live.mask, witness[node - 1],
-                                                     witness[node], checks.hunt_nodes):
-        has_witness[node] = True
-        return WITNESSED
     turn = checks.hunt_nodes
     spent = MIN_COUNT_TURN_NS         # a short count first: many empty nodes fall in it
+    repairable = node > 0 and has_witness[node - 1]
     while True:
         # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
         # either way), within the deadline
@@ -179,6 +177,11 @@ def check_node(node, checks, tables, live, deadline):
             return CHECK_TIMED_OUT
         if c >= 0:
             return SOLVABLE if c > 0 else EMPTY
+        if repairable:                # once, after the first count (whose memo later
+            repairable = False        # checks need: without it one grid took 7x longer)
+            if repair(tables, live.mask, witness[node - 1], witness[node], checks.hunt_nodes):
+                has_witness[node] = True
+                return WITNESSED
         began = monotonic_ns()
         found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
                                    np.int64(1), turn, deadline)

@@ -1,0 +1,77 @@
+"""How fast the generator makes unique puzzles, and which repair works.
+
+For each size, ``kn.generate(n, n, seed=i)`` for seeds 0..N-1 (their own
+layouts, fills and repairs): the median and slowest time, the layouts drawn
+per puzzle, and the share of blank cells the puzzles end with. The repair
+strategies are compared on the same seeds: the climb of the fill's digits down
+the combinations' ambiguity with blocks where it stalls (``generate``'s), against
+blocks alone (the digits as drawn, a black cell where two solutions differ until
+the count is 1).
+
+Run: ``.venv/bin/python bench/generate.py [--sizes 10 15 20 30] [--n 10] [--results]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import kakuro_np as kn
+from kakuro_np import generate as gen
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sections import markers, write_section  # noqa: E402
+
+#: Targets of the issue: median seconds per size.
+TARGETS = {10: 0.3, 20: 2.0, 30: 10.0}
+
+
+def one(size, seed, climb_stall):
+    """``(seconds, layouts drawn, blank share)`` of one puzzle, as ``generate`` makes it
+    but with the climb's stall limit given (0: blocks alone)."""
+    t = time.perf_counter()
+    p, drawn = gen.unique_puzzle(np.random.default_rng(seed), size, size, gen.DEFAULT_DENSITY,
+                                 "rotational", 2, 100, climb_stall)
+    dt = time.perf_counter() - t
+    assert kn.count(p, limit=2) == 1
+    return dt, drawn, float(p.blank[1:, 1:].mean())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 15, 20, 30])
+    ap.add_argument("--n", type=int, default=10, help="puzzles per size")
+    ap.add_argument("--results", action="store_true", help="keep the table in RESULTS.md")
+    args = ap.parse_args()
+    kn.generate(8, 8, seed=0)                      # compile every kernel first
+    assert kn.generate(12, 12, seed=1) == kn.generate(12, 12, seed=1)
+    rows = ["| size | repair | median | slowest | layouts drawn | blank share | target |",
+            "|---|---|---:|---:|---:|---:|---|"]
+    for size in args.sizes:
+        for name, stall in (("climb + blocks", gen.CLIMB_STALL), ("blocks alone", 0)):
+            runs = [one(size, seed, stall) for seed in range(args.n)]
+            times = [r[0] for r in runs]
+            target = TARGETS.get(size)
+            mark = "" if target is None or name != "climb + blocks" else (
+                f"{target} s: {'met' if statistics.median(times) <= target else 'not met'}")
+            rows.append(f"| {size}x{size} | {name} | {statistics.median(times):.3f} s | "
+                        f"{max(times):.2f} s | {sum(r[1] for r in runs) / len(runs):.1f} | "
+                        f"{statistics.mean(r[2] for r in runs):.2f} | {mark} |")
+            print(rows[-1], flush=True)
+    begin, end = markers("generate")
+    text = "\n".join([begin, "## Generator: time per unique puzzle (bench/generate.py)", "",
+                      f"{args.n} puzzles per size (seeds 0-{args.n - 1}), rotational symmetry, "
+                      f"density {gen.DEFAULT_DENSITY}; each puzzle checked with "
+                      "`count(limit=2) == 1`.", "", *rows, "", end, ""])
+    print(text)
+    if args.results:
+        write_section("generate", text)
+
+
+if __name__ == "__main__":
+    main()
