@@ -2,21 +2,22 @@
 
 ``generate`` draws a layout (``layout``), fills it with random digits that
 never repeat in a run (``fill_layout``), reads the clues off the fill
-(``clues_of``), and then makes the puzzle unique: while the solver finds two
-solutions, it changes the fill where they differ, or blacks out a cell there.
-The same seed gives the same puzzle: every draw comes from one
-``numpy.random.Generator``, and every answer the solver gives it is
-exact and found without a clock: counts up to 2, and two solutions found by
-the hunt in any order, which is deterministic.
+(``clues_of``), and then makes the puzzle unique (``make_unique``): it changes
+the fill's digits while that lowers the ambiguity the combinations leave, and
+where that stalls and two solutions remain, it blacks out a cell where they
+differ. The same seed gives the same puzzle: every draw comes from one
+``numpy.random.Generator``, and every answer the solver gives it is exact and
+found without a clock: counts up to 2, and two solutions found by the hunt in
+any order, which is deterministic.
 
 Glossary
 --------
 fill       : (H, W) int8, a digit on every blank cell (0 elsewhere), no digit twice
              in a run: a solution the clues are read from.
-differences: the cells where a puzzle's first two solutions differ.
-repair     : one change that aims to make a puzzle unique: a new digit in the fill
-             at a cell where two solutions differ ("digit"), or a black cell
-             there ("block").
+ambiguity  : the candidates the combinations leave beyond one per cell, summed.
+differences: the cells where two of a puzzle's solutions differ.
+block      : a cell blacked out (with its symmetric twins) where two solutions
+             differ, the runs around it fixed by blacking out only.
 """
 
 from __future__ import annotations
