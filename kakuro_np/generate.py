@@ -38,7 +38,7 @@ from .puzzle import Puzzle
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
 FILL_STEPS_PER_CELL = 50
 #: Steps a climb takes in a row without the ambiguity falling before it stops.
-CLIMB_STALL = 64
+CLIMB_STALL = 256
 #: Cells one fill may black out, per blank cell, before a new layout is drawn.
 BLOCKS_PER_CELL = 0.25
 
@@ -279,8 +279,9 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
     the climb stalls above 0, the solver counts up to two (``count(limit=2)``)
     and, if there are two, finds two in any order; a cell where they differ is
     blacked out (``block``), and the climb goes on. Once the ambiguity is 0,
-    or the count is 1, the puzzle is unique. None when the blocks leave the
-    layout too sparse, or after BLOCKS_PER_CELL blocks per blank cell.
+    or the count is 1, the puzzle is unique. None when a block at every
+    differing cell would leave the layout too sparse or split it, or after
+    BLOCKS_PER_CELL blocks per blank cell.
     ``climb_stall`` 0 leaves the digits as drawn (blocks alone; see
     ``bench/generate.py``).
     """
@@ -296,8 +297,11 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
             return blank, fill
         solutions = kakuro(puzzle, limit=2, order="any")      # any two: the hunt is fast
         diff = differences(None, solutions)
-        trial = block(blank, orbit, diff[rng.integers(len(diff))], rng, min_run, density)
-        if trial is None:
+        for cell in diff[rng.permutation(len(diff))]:     # the first that leaves a layout
+            trial = block(blank, orbit, cell, rng, min_run, density)
+            if trial is not None:
+                break
+        else:
             return None
         blank, fill = trial, np.where(trial, fill, 0).astype(np.int8)
     return None
