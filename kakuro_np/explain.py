@@ -21,8 +21,7 @@ import numpy as np
 
 from .engine import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
-from .engine.entries import packed_entries
-from .engine.jposs import var_entries
+from .engine.entries import entry_variables, packed_entries
 from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
 
 
@@ -102,12 +101,7 @@ class _Board(NamedTuple):
 
 def _board(puzzle) -> _Board:
     packed = packed_entries(puzzle)
-    var_cell = np.flatnonzero(puzzle.blank.ravel())
-    cell_var = np.full(puzzle.blank.size, -1, np.int64)
-    cell_var[var_cell] = np.arange(len(var_cell))
-    ent_var = cell_var[packed.ent_cell]
-    var_eoff, var_ent = var_entries(packed.ent_off, ent_var, len(var_cell))
-    return _Board(puzzle, packed, var_cell, ent_var, var_eoff, var_ent)
+    return _Board(puzzle, packed, *entry_variables(puzzle, packed))
 
 
 def _start_masks(board, candidates) -> np.ndarray:

@@ -27,12 +27,12 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
-from .engine.entries import packed_entries
+from .engine.entries import entry_variables, packed_entries
 from .engine.jit import kernel
-from .engine.jposs import narrow_masks, var_entries
+from .engine.jposs import narrow_masks
 from .errors import PuzzleError
 from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits,
-                     set_orbit)
+                     row_runs, set_orbit)
 from .puzzle import Puzzle
 
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
@@ -108,8 +108,7 @@ def clues_of(blank, fill):
     fill = np.where(blank, fill, 0).astype(np.int64)
 
     def along_rows(b, f):
-        starts = b & ~np.pad(b, ((0, 0), (1, 0)))[:, :-1]
-        run = np.cumsum(starts.ravel()).reshape(b.shape) * b
+        run, starts = row_runs(b)
         total = np.bincount(run.ravel(), f.ravel())
         clue = np.zeros(b.shape, np.int64)
         r, c = np.nonzero(starts)
@@ -175,11 +174,7 @@ def draft_of(blank, fill):
     """The ``Draft`` of a layout and its fill."""
     puzzle = clues_of(blank, fill)
     packed = packed_entries(puzzle)
-    var_cell = np.flatnonzero(puzzle.blank.ravel())
-    cell_var = np.full(puzzle.blank.size, -1, np.int64)
-    cell_var[var_cell] = np.arange(len(var_cell))
-    ent_var = cell_var[packed.ent_cell]
-    var_eoff, var_ent = var_entries(packed.ent_off, ent_var, len(var_cell))
+    var_cell, ent_var, var_eoff, var_ent = entry_variables(puzzle, packed)
     return Draft(var_cell, packed.ent_off, ent_var, packed.ent_sum.astype(np.int64).copy(),
                  var_eoff, var_ent, np.asarray(fill).ravel()[var_cell].astype(np.int64))
 

@@ -62,13 +62,26 @@ def run_lengths(blank):
     ([[0, 2, 2, 0, 1]], [[0, 1, 1, 0, 1]])
     """
     def along_rows(b):
-        starts = b & ~np.pad(b, ((0, 0), (1, 0)))[:, :-1]
-        run = np.cumsum(starts.ravel()).reshape(b.shape) * b
+        run, _ = row_runs(b)
         size = np.bincount(run.ravel())
         size[0] = 0
         return size[run]
     blank = np.asarray(blank, bool)
     return along_rows(blank), along_rows(blank.T).T
+
+
+def row_runs(blank):
+    """``(run, starts)``: each blank cell's across run, numbered from 1 in row-major order
+    (0 off the blanks), and the cells where runs start.
+
+    Examples
+    --------
+    >>> run, starts = row_runs(np.array([[0, 1, 1, 0, 1]], bool))
+    >>> run.tolist(), starts.nonzero()[1].tolist()
+    ([[0, 1, 1, 0, 2]], [1, 4])
+    """
+    starts = blank & ~np.pad(blank, ((0, 0), (1, 0)))[:, :-1]
+    return np.cumsum(starts.ravel()).reshape(blank.shape) * blank, starts
 
 
 @kernel

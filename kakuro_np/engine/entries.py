@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import PuzzleError
 from .jit import kernel
+from .jposs import var_entries
 
 # Error codes returned by the scan kernel, with the message each stands for.
 _ERRORS = {
@@ -105,6 +106,27 @@ def packed_entries(puzzle) -> Packed:
     if code:
         raise PuzzleError(_ERRORS[code].format(n=n), cell=(int(r), int(c)))
     return Packed(ent_off, ent_cell, ent_sum, int(n_across))
+
+
+def entry_variables(puzzle, packed: Packed) -> tuple:
+    """``(var_cell, ent_var, var_eoff, var_ent)``: the variables (blank cells in row-major
+    order) by flat cell, each entry cell's variable, and each variable's entries
+    (``jposs.var_entries``).
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> var_cell, ent_var, var_eoff, var_ent = entry_variables(p, packed_entries(p))
+    >>> var_cell.tolist(), var_ent[var_eoff[0]:var_eoff[1]].tolist()
+    ([4, 5, 7, 8], [0, 2])
+    """
+    var_cell = np.flatnonzero(puzzle.blank.ravel())
+    cell_var = np.full(puzzle.blank.size, -1, np.int64)
+    cell_var[var_cell] = np.arange(len(var_cell))
+    ent_var = cell_var[packed.ent_cell]
+    var_eoff, var_ent = var_entries(packed.ent_off, ent_var, len(var_cell))
+    return var_cell, ent_var, var_eoff, var_ent
 
 
 def describe_entry(puzzle, packed: Packed, k: int) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..combos import POPCOUNT, SUM_SETS
+from ..combos import LOWEST_DIGIT, POPCOUNT, SUM_SETS
 from .jit import kernel
 
 #: The most free cells a repair looks over; past that a hunt does better.
@@ -48,16 +48,6 @@ def free_ring(tables, free):
                     grown[tables.ent_var[i]] = True
     free[:] = grown
     return np.count_nonzero(free)
-
-
-@kernel
-def digit_of(bit):
-    """The digit of a one-digit mask."""
-    d = 1
-    while bit > 1:
-        bit >>= 1
-        d += 1
-    return d
 
 
 @kernel
@@ -108,7 +98,7 @@ def repair_search(tables, mask, witness, free, out, node_budget):
         for i in range(tables.ent_off[j], tables.ent_off[j + 1]):
             u = tables.ent_var[i]
             if free[u]:
-                rest[j] += digit_of(witness[u])
+                rest[j] += LOWEST_DIGIT[witness[u]]
                 left[j] += 1
             else:
                 used[j] |= witness[u]
@@ -134,7 +124,7 @@ def repair_search(tables, mask, witness, free, out, node_budget):
             while m:
                 bit = m & -m
                 m ^= bit
-                if fits(tables, v, digit_of(bit), used, rest, left):
+                if fits(tables, v, LOWEST_DIGIT[bit], used, rest, left):
                     digits |= bit
             for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
                 reach[tables.var_ent[q]] |= digits
@@ -168,7 +158,7 @@ def repair_search(tables, mask, witness, free, out, node_budget):
                 continue
             bit = witness[v] if digits & witness[v] else digits & -digits
             untried[top - 1] = digits & ~bit
-            digit[v] = digit_of(bit)
+            digit[v] = LOWEST_DIGIT[bit]
             set_digit(tables, v, digit[v], used, rest, left, 1)
             break
         nodes += 1
