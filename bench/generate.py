@@ -8,12 +8,18 @@ the combinations' ambiguity with blocks where it stalls (``generate``'s), agains
 blocks alone (the digits as drawn, a black cell where two solutions differ until
 the count is 1).
 
+With ``--grades``, the grades instead: for each label and for no label,
+``kn.generate(size, size, grade=label, seed=i)`` for seeds 0..N-1, and the
+labels ``kn.grade`` gives the puzzles made, with time and scores.
+
 Run: ``.venv/bin/python bench/generate.py [--sizes 10 15 20 30] [--n 10] [--results]``
+or ``.venv/bin/python bench/generate.py --grades [--sizes 10] [--n 100] [--results]``
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib
 import os
 import statistics
@@ -47,14 +53,56 @@ def one(size, seed, climb_stall, tries):
     return dt, drawn, float(p.blank[1:, 1:].mean())
 
 
+def grades(sizes, n, results):
+    """The grade distribution over ``n`` puzzles per requested grade (and none)."""
+    labels = ("easy", "medium", "hard", "expert")
+    rows = ["| size | grade= | made | " + " | ".join(labels) + " | scores | median | slowest |",
+            "|---|---|---:|" + "---:|" * len(labels) + "---|---:|---:|"]
+    for size in sizes:
+        for label in (None, *labels):
+            got, times, scores, failed = collections.Counter(), [], [], 0
+            for seed in range(n):
+                t = time.perf_counter()
+                try:
+                    p = kn.generate(size, size, grade=label, seed=seed)
+                except kn.PuzzleError:
+                    failed += 1
+                    continue
+                times.append(time.perf_counter() - t)
+                assert kn.count(p, limit=2) == 1
+                g = kn.grade(p)
+                got[g.label] += 1
+                scores.append(g.score)
+            rows.append(f"| {size}x{size} | {label or '(none)'} | {n - failed} of {n} | "
+                        + " | ".join(str(got[lab]) for lab in labels)
+                        + f" | {min(scores):.1f}-{max(scores):.1f} | "
+                        f"{statistics.median(times):.3f} s | {max(times):.2f} s |")
+            print(rows[-1], flush=True)
+    begin, end = markers("generate-grades")
+    text = "\n".join([
+        begin, "## Generator: the grades it hits (bench/generate.py --grades)", "",
+        f"{n} puzzles per requested grade and size (seeds 0-{n - 1}), rotational symmetry, "
+        f"density {gen.DEFAULT_DENSITY}; each checked with `count(limit=2) == 1` and graded "
+        "with `kn.grade`. The columns easy-expert count the labels `kn.grade` gave; "
+        "(none) is `generate` without `grade=`.", "", *rows, "", end, ""])
+    print(text)
+    if results:
+        write_section("generate-grades", text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 15, 20, 30])
     ap.add_argument("--n", type=int, default=10, help="puzzles per size")
     ap.add_argument("--results", action="store_true", help="keep the table in RESULTS.md")
     ap.add_argument("--climb-only", action="store_true", help="skip blocks alone")
+    ap.add_argument("--grades", action="store_true",
+                    help="the grades hit per requested grade, in place of the times")
     args = ap.parse_args()
     kn.generate(8, 8, seed=0)                      # compile every kernel first
+    kn.generate(8, 8, seed=0, grade="hard")
+    if args.grades:
+        return grades(args.sizes, args.n, args.results)
     assert kn.generate(12, 12, seed=1) == kn.generate(12, 12, seed=1)
     rows = ["| size | repair | made | median | slowest | layouts drawn | blank share | target |",
             "|---|---|---:|---:|---:|---:|---:|---|"]

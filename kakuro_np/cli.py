@@ -32,6 +32,8 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 1, 2, 3, 4
 EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED = 5, 124, 130
 #: How long ``solve`` counts the solutions of a puzzle with too many to print, to say how many.
 COUNT_SECONDS = 10.0
+#: ``grade.LABELS``, written here so the parser does not load the compiled engine.
+GRADE_LABELS = ("easy", "medium", "hard", "expert")
 #: FILE arguments that are addresses, passed to ``formats.read`` as they are.
 URL_PREFIXES = ("http://", "https://", "kakuro/")
 #: The Python API's words in the library's messages, and the command line's in their place.
@@ -523,10 +525,9 @@ def cmd_generate(args) -> int:
 
     from . import formats
     from .generate import generate
+    from .grade import grade
     from .render import boxed
     from .svg import svg
-    if args.grade is not None:
-        raise PuzzleError("--grade is not built yet")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     if args.seed is None:
         _say(f"seed {seed}")
@@ -539,7 +540,7 @@ def cmd_generate(args) -> int:
     bar = _Bar(args.count) if args.count > 1 and sys.stderr.isatty() else None
     for i in range(args.count):
         puzzle = generate(args.rows, args.cols, density=args.density, symmetry=args.symmetry,
-                          min_run=args.min_run, seed=[seed, i])
+                          min_run=args.min_run, seed=[seed, i], grade=args.grade)
         name = f"kakuro-{args.rows}x{args.cols}-{seed}-{i + 1}"
         text = formats.format(puzzle, args.to)
         if args.out:
@@ -550,7 +551,9 @@ def cmd_generate(args) -> int:
         else:
             sys.stdout.write(("\n" if i else "") + text)
         if args.svg:
-            _write(os.path.join(args.svg, f"{name}.svg"), svg(puzzle, title=name))
+            g = grade(puzzle)
+            _write(os.path.join(args.svg, f"{name}.svg"),
+                   svg(puzzle, title=f"{name}: {g.label} ({g.score:.1f})"))
         if bar:
             bar.step()
     if bar:
@@ -787,7 +790,9 @@ def build_parser() -> argparse.ArgumentParser:
                    default="rotational", help="the layout's symmetry (default rotational)")
     p.add_argument("--min-run", type=_whole(1, 2), default=2, metavar="N",
                    help="the shortest run, 2 or 1 (default 2)")
-    p.add_argument("--grade", metavar="G", help="not built yet: a later change aims at a grade")
+    p.add_argument("--grade", choices=GRADE_LABELS, metavar="G",
+                   help="the grade each puzzle gets from `kakuro-np grade`: "
+                        + ", ".join(GRADE_LABELS))
     p.add_argument("--to", choices=formats.FORMATS, default="pipe", metavar="FORMAT",
                    help="the format to write (default pipe): " + ", ".join(formats.FORMATS))
     p.add_argument("--out", metavar="DIR",

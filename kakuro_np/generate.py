@@ -31,14 +31,21 @@ from .engine.entries import entry_variables, packed_entries
 from .engine.jit import kernel
 from .engine.jposs import narrow_masks
 from .errors import PuzzleError
+from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
 from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits,
                      row_runs, set_orbit)
 from .puzzle import Puzzle
+from .techniques import SOLVED, climb
 
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
 FILL_STEPS_PER_CELL = 50
 #: Steps a climb takes in a row without the ambiguity falling before it stops.
 CLIMB_STALL = 256
+#: Steps a steer toward a grade takes in a row without coming closer before it stops.
+STEER_STALL = 64
+#: What a draft the ladder (up to the grade's techniques) does not solve costs, plus
+#: the candidates it leaves beyond one per cell: more than any distance of scores.
+UNSOLVED_COST = 1000.0
 #: Cells one fill may black out, per blank cell, before a new layout is drawn.
 BLOCKS_PER_CELL = 0.25
 
@@ -225,7 +232,8 @@ def lower_ambiguity(draft, seed, max_stall):
     Each step takes a random cell the combinations leave open and gives it
     the digit that lowers the ambiguity most, if it does not raise it; the
     climb stops at 0 or after ``max_stall`` steps in a row that did not lower
-    it. ``seed`` seeds the random choices (the same seed, the same climb).
+    it.
+    ``seed`` seeds the random choices (the same seed, the same climb).
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
@@ -260,6 +268,76 @@ def lower_ambiguity(draft, seed, max_stall):
     return score
 
 
+@kernel
+def grade_cost(draft, mask, top, low, high):
+    """How far the draft's grade is from the band ``[low, high)`` of scores.
+
+    The ladder's techniques ``0..top-1`` solve the draft by logic (``mask``
+    gets the candidates they leave). Solved, the cost is the distance of its
+    score (``grade.ladder_score``) from the band, 0 inside it. Not solved, it
+    is ``UNSOLVED_COST`` plus the candidates left beyond one per cell.
+    """
+    mask[:] = ALL_DIGITS
+    climbed = climb(draft.ent_off, draft.ent_var, draft.ent_sum, draft.var_eoff,
+                    draft.var_ent, mask, -1, top)
+    if climbed[0] != SOLVED:
+        extra = 0
+        for v in range(mask.shape[0]):
+            extra += POPCOUNT[mask[v]] - 1
+        return UNSOLVED_COST + extra
+    score = ladder_score(climbed[1])
+    if score < low:
+        return low - score
+    if score >= high:
+        return score - high + 0.1
+    return 0.0
+
+
+@kernel
+def steer(draft, seed, max_stall, top, low, high):
+    """Steer the draft's digits toward the band of grades ``[low, high)``; returns the
+    ``grade_cost`` reached (0: in the band).
+
+    Each step takes a cell (while the ladder leaves some open, an open one,
+    by its extra candidates; else any) and gives it the digit of least cost,
+    if that is no more than the cost now; it stops at 0 or after
+    ``max_stall`` steps in a row that did not lower it.
+    """
+    np.random.seed(seed)
+    V = draft.digit.shape[0]
+    mask = np.empty(V, np.int64)
+    trial_mask = np.empty(V, np.int64)
+    cost = grade_cost(draft, mask, top, low, high)
+    stalled = 0
+    while cost > 0 and stalled < max_stall:
+        stalled += 1
+        v = np.random.randint(V)
+        if cost >= UNSOLVED_COST:
+            pick = np.random.randint(int(cost - UNSOLVED_COST))
+            v = 0
+            while pick >= POPCOUNT[mask[v]] - 1:
+                pick -= POPCOUNT[mask[v]] - 1
+                v += 1
+        own = draft.digit[v]
+        best, best_cost = 0, cost + 1.0
+        digits = free_digits(draft, v)
+        while digits:
+            bit = digits & -digits
+            digits ^= bit
+            d = LOWEST_DIGIT[bit]
+            set_fill_digit(draft, v, d)
+            c = grade_cost(draft, trial_mask, top, low, high)
+            if c < best_cost:
+                best, best_cost = d, c
+        set_fill_digit(draft, v, own)
+        if best > 0 and best_cost <= cost:
+            set_fill_digit(draft, v, best)
+            if best_cost < cost:
+                stalled = 0
+            cost = grade_cost(draft, mask, top, low, high)
+    return cost
+
+
 def fill_of(draft, shape):
     """The (H, W) fill of a draft."""
     fill = np.zeros(shape, np.int8)
@@ -267,32 +345,46 @@ def fill_of(draft, shape):
     return fill
 
 
-def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STALL):
+def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STALL, label=None):
     """``(blank, fill)`` whose clues have exactly one solution, by repairs, or None.
 
     The fill's digits climb down the ambiguity (``lower_ambiguity``). Where
     the climb stalls above 0, the solver counts up to two (``count(limit=2)``)
     and, if there are two, finds two in any order; a cell where they differ is
     blacked out (``block``), and the climb goes on. Once the ambiguity is 0,
-    or the count is 1, the puzzle is unique. None when a block at every
-    differing cell would leave the layout too sparse or split it, or after
-    BLOCKS_PER_CELL blocks per blank cell.
+    or the count is 1, the puzzle is unique.
+
+    With a grade ``label``, a unique fill is then steered toward the label's
+    band of scores (``steer``): solved by the ladder's logic within the band,
+    it is done (logic alone proves it unique). A draft the label's techniques
+    cannot solve gets a block where two solutions differ, or, when it is
+    unique, at a cell they leave open, and the climb goes on. A draft they
+    solve too easily is given up (None).
+
+    None also when a block at every chosen cell would leave the layout too
+    sparse or split it, or after BLOCKS_PER_CELL blocks per blank cell.
     ``climb_stall`` 0 leaves the digits as drawn (blocks alone; see
     ``bench/generate.py``).
     """
     from .solve import count, kakuro
     for _ in range(max(int(BLOCKS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
+        open_cells = np.zeros((0, 2), np.int64)
         score = lower_ambiguity(draft, rng.integers(1 << 31), climb_stall)
         fill = fill_of(draft, blank.shape)
-        if score == 0:
+        unique = score == 0 or count(clues_of(blank, fill), limit=2) == 1
+        if unique and label is None:
             return blank, fill
-        puzzle = clues_of(blank, fill)
-        if count(puzzle, limit=2) == 1:
-            return blank, fill
-        solutions = kakuro(puzzle, limit=2, order="any")      # any two: the hunt is fast
-        diff = differences(None, solutions)
-        for cell in diff[rng.permutation(len(diff))]:     # the first that leaves a layout
+        if unique:
+            cost, open_cells = steer_to(label, draft, rng, blank.shape)
+            fill = fill_of(draft, blank.shape)
+            if cost == 0:
+                return blank, fill
+            if cost < UNSOLVED_COST:
+                return None                 # logic solves it, but too easily
+        solutions = kakuro(clues_of(blank, fill), limit=2, order="any")   # any two: fast
+        cells = differences(None, solutions) if len(solutions) > 1 else open_cells
+        for cell in cells[rng.permutation(len(cells))]:     # the first that leaves a layout
             trial = block(blank, orbit, cell, rng, min_run, density)
             if trial is not None:
                 break
@@ -300,6 +392,17 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
             return None
         blank, fill = trial, np.where(trial, fill, 0).astype(np.int8)
     return None
+
+
+def steer_to(label, draft, rng, shape):
+    """``(cost, open cells)``: ``steer`` the draft toward the grade ``label``, and the
+    ``(n, 2)`` cells the label's techniques leave open after it."""
+    top, (low, high) = LABEL_TOP[label], BANDS[label]
+    cost = steer(draft, rng.integers(1 << 31), STEER_STALL, top, low, high)
+    mask = np.empty(len(draft.digit), np.int64)
+    grade_cost(draft, mask, top, low, high)
+    cells = draft.var_cell[POPCOUNT[mask] > 1]
+    return cost, np.stack(np.unravel_index(cells, shape), axis=1).astype(np.int64)
 
 
 def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min_run=2,
@@ -312,8 +415,8 @@ def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min
         The grid's size, clue row and column included (at least 3 each).
     density : float, optional
         The share of blank cells inside the clue row and column (default 0.6).
-    grade : str, optional
-        Not yet: a later change steers toward a grade.
+    grade : {"easy", "medium", "hard", "expert"}, optional
+        The label ``kn.grade`` gives the puzzle (see ``make_unique``).
     symmetry : {"rotational", "mirror", "none"}
         The layout's symmetry.
     min_run : {2, 1}
@@ -330,23 +433,25 @@ def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min
     >>> p.shape, kn.count(p, limit=2), generate(8, 8, seed=1) == p
     ((8, 8), 1, True)
     """
-    if grade is not None:
-        raise NotImplementedError("grade= is not built yet")
+    if grade is not None and grade not in LABELS:
+        raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
     density = DEFAULT_DENSITY if density is None else float(density)
     return unique_puzzle(np.random.default_rng(seed), rows, cols, density, symmetry, min_run,
-                         tries)[0]
+                         tries, label=grade)[0]
 
 
-def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, climb_stall=CLIMB_STALL):
+def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, climb_stall=CLIMB_STALL,
+                  label=None):
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
-    climb's ``climb_stall`` (see ``make_unique``)."""
+    climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
     orbit = orbits(rows, cols, symmetry)
     for drawn in range(1, tries + 1):
         blank = make_layout(rows, cols, rng, density, symmetry, min_run)
         fill = random_fill(blank, rng)
         if fill is None:
             continue
-        made = make_unique(blank, fill, orbit, rng, min_run, density, climb_stall)
+        made = make_unique(blank, fill, orbit, rng, min_run, density, climb_stall, label)
         if made is not None:
             return clues_of(*made), drawn
-    raise PuzzleError(f"no unique {rows}x{cols} puzzle found in {tries} layouts")
+    graded = f" {label}" if label else ""
+    raise PuzzleError(f"no unique{graded} {rows}x{cols} puzzle found in {tries} layouts")

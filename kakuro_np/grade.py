@@ -23,8 +23,9 @@ import numpy as np
 
 from .explain import technique_counts
 from .engine import ahead
-from .engine.jit import OK
+from .engine.jit import OK, kernel
 from .engine.search import count_fanouts as count_fanouts_kernel
+from .techniques import NAMES
 
 #: The level of each technique of the ladder.
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
@@ -38,6 +39,14 @@ WEIGHTS = (0, 0.25, 1, 2, 4, 8, 16)
 HALF_EFFORT, HALF_FANOUTS = 32, 8
 #: The labels, each for two levels from 0 (fan-out counts as expert).
 LABELS = ("easy", "medium", "hard", "expert")
+#: Each technique's level and weight, in the ladder's order (``techniques.NAMES``).
+TECHNIQUE_LEVEL = np.array([LEVELS[name] for name in NAMES], np.int64)
+TECHNIQUE_WEIGHT = np.array(WEIGHTS, np.float64)[TECHNIQUE_LEVEL]
+#: Each label's band of scores, ``[low, high)``.
+BANDS = {"easy": (0.0, 20.0), "medium": (20.0, 40.0), "hard": (40.0, 60.0), "expert": (60.0, 100.1)}
+#: The techniques (a prefix of the ladder) whose levels each label allows.
+LABEL_TOP = {label: int(np.sum(TECHNIQUE_LEVEL < 2 * (i + 1))) if i < len(LABELS) - 1
+             else len(NAMES) for i, label in enumerate(LABELS)}
 #: The most fan-outs counted; past them the count stops (and the score is near 100).
 MAX_FANOUTS = 1000
 #: Table rows the fan-out count may sweep in all (each fan-out sweeps every row once):
@@ -106,9 +115,27 @@ def grade(grid) -> Grade:
         score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
         label = LABELS[-1]
     else:
-        score = 10 * level + 9.9 * (1 - 2 ** (-effort / HALF_EFFORT))
+        score = logic_score(level, effort)
         label = LABELS[min(level // 2, len(LABELS) - 1)]
     return Grade(round(score, 1), label, fanouts, techniques, hardest, status, solutions)
+
+
+@kernel
+def logic_score(level, effort):
+    """The score of a solve by logic alone whose hardest technique has ``level``, with
+    ``effort`` (the steps weighed by level): ``10 * level`` and up to 9.9 more."""
+    return 10.0 * level + 9.9 * (1.0 - 2.0 ** (-effort / HALF_EFFORT))
+
+
+@kernel
+def ladder_score(technique):
+    """The ``logic_score`` of the ladder's steps ``technique`` (their techniques, in order)."""
+    level = 0
+    effort = 0.0
+    for t in technique:
+        level = max(level, TECHNIQUE_LEVEL[t])
+        effort += TECHNIQUE_WEIGHT[t]
+    return logic_score(level, effort)
 
 
 def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:

@@ -461,6 +461,19 @@ def test_generate_writes_puzzles_solutions_and_pictures(tmp_path):
     ET.parse(tmp_path / "svg" / "kakuro-8x10-1-2.svg")
 
 
+def test_generate_aims_at_a_grade_and_names_it_in_the_pictures(tmp_path):
+    out = run("generate", "9", "9", "--seed", "2", "--grade", "hard", "--svg", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert kn.grade(kn.parse(out.stdout)).label == "hard"
+    assert "hard (" in (tmp_path / "kakuro-9x9-2-1.svg").read_text()
+
+
+def test_the_command_lines_grades_are_the_librarys():
+    from kakuro_np.cli import GRADE_LABELS
+    from kakuro_np.grade import LABELS
+    assert GRADE_LABELS == LABELS
+
+
 def test_check_names_the_cells_where_two_solutions_differ():
     out = run("check", "--json", "puzzles/k3.txt")
     found = json.loads(out.stdout)
@@ -480,7 +493,7 @@ def test_render_highlights_the_differences_only_when_there_are_two_solutions(tmp
 
 @pytest.mark.parametrize("args, words", [(("2", "9"), "must be 3 to 200"),
                                          (("9", "9", "--density", "0.05"), "density"),
-                                         (("9", "9", "--grade", "hard"), "not built")])
+                                         (("9", "9", "--grade", "tricky"), "invalid choice")])
 def test_generate_refuses_bad_requests_in_one_line(args, words):
     out = run("generate", *args)
     assert out.returncode != 0 and words in out.stderr and out.stderr.count("\n") <= 2

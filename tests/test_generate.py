@@ -6,8 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (ambiguity, lower_ambiguity, clues_of, differences, draft_of, fill_of,
-                                random_fill)
+from kakuro_np.generate import (ambiguity, clues_of, differences, draft_of, fill_of, grade_cost,
+                                lower_ambiguity, random_fill)
+from kakuro_np.grade import BANDS
+from kakuro_np.techniques import N_TECHNIQUES
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
 from strategies import satisfies
 
@@ -38,6 +40,33 @@ def test_generated_puzzles_are_well_formed_and_unique(rows, cols, symmetry, seed
 def test_the_same_seed_gives_the_same_puzzle():
     assert kn.generate(12, 12, seed=5) == kn.generate(12, 12, seed=5)
     assert kn.generate(12, 12, seed=5) != kn.generate(12, 12, seed=6)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(6, 12), st.sampled_from(["easy", "medium", "hard", "expert"]),
+       st.integers(0, 2**32 - 1))
+def test_a_requested_grade_is_the_grade_the_puzzle_gets(size, label, seed):
+    p = kn.generate(size, size, grade=label, seed=seed)
+    assert kn.grade(p).label == label
+    assert_layout_rules(p.blank, "rotational")
+    assert kn.count(p, limit=2) == 1
+
+
+@pytest.mark.parametrize("label", ["easy", "medium", "hard", "expert"])
+def test_the_steer_score_is_the_grades_score(label):
+    # grade_cost's score (ladder_score of the ladder's steps) agrees with kn.grade
+    p = kn.generate(10, 10, grade=label, seed=11)
+    low, high = BANDS[label]
+    draft = draft_of(p.blank, kn.kakuro(p)[0])
+    mask = np.empty(len(draft.digit), np.int64)
+    g = kn.grade(p)
+    assert grade_cost(draft, mask, N_TECHNIQUES, low, high) == 0
+    assert grade_cost(draft, mask, N_TECHNIQUES, g.score + 1, 100.0) == pytest.approx(1, abs=0.06)
+
+
+def test_an_unknown_grade_is_a_clear_error():
+    with pytest.raises(kn.PuzzleError, match="easy, medium, hard, expert"):
+        kn.generate(9, 9, grade="tricky")
 
 
 def test_single_cell_runs_are_allowed_with_min_run_1():
