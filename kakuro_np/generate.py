@@ -27,8 +27,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
+from .engine.anyorder import hunt_root
 from .engine.entries import entry_variables, packed_entries
-from .engine.jit import kernel
+from .engine.jit import NO_DEADLINE, kernel
 from .engine.jposs import narrow_masks
 from .errors import PuzzleError
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
@@ -46,6 +47,10 @@ STEER_STALL = 64
 #: What a draft the ladder (up to the grade's techniques) does not solve costs, plus
 #: the candidates it leaves beyond one per cell: more than any distance of scores.
 UNSOLVED_COST = 1000.0
+#: Nodes the hunt for two solutions may visit; past them a block goes to a cell the
+#: combinations leave open instead (drafts need 6-20 nodes, at most about 1000 measured;
+#: on a dense draft the hunt can thrash for seconds).
+HUNT_NODES = 2_000
 #: Cells one fill may black out, per blank cell, before a new layout is drawn.
 BLOCKS_PER_CELL = 0.25
 
@@ -146,6 +151,32 @@ def differences(grid, solutions=None):
     if len(solutions) < 2:
         return np.zeros((0, 2), np.int64)
     return np.argwhere(solutions[0] != solutions[1]).astype(np.int64)
+
+
+@kernel
+def two_solutions(root, node_budget):
+    """``(2, V)``: two different solutions (one-digit masks per variable) the hunt finds
+    within ``node_budget`` nodes; rows of zeros for those it did not find. The
+    hunt counts nodes, not time, so the same draft gets the same two."""
+    keep = np.zeros((2, root.mask.shape[0]), np.int64)
+    hunt_root(root, keep, 2, node_budget, NO_DEADLINE)
+    return keep
+
+
+def cells_to_block(puzzle, draft):
+    """``(n, 2)`` cells where two of the puzzle's solutions differ, or, when the hunt
+    finds no two within HUNT_NODES nodes, the cells the combinations leave open
+    (``ambiguity``); the puzzle has two solutions or more."""
+    from .solve import model
+    m = model(puzzle)
+    two = two_solutions(m.root(), np.int64(HUNT_NODES))
+    if two[1].any():
+        cells = m.var_cell[two[0] != two[1]]
+    else:
+        mask = np.empty(len(draft.digit), np.int64)
+        ambiguity(draft, mask)
+        cells = draft.var_cell[POPCOUNT[mask] > 1]
+    return np.stack(np.unravel_index(cells, puzzle.shape), axis=1).astype(np.int64)
 
 
 def block(blank, orbit, cell, rng, min_run, density):
@@ -350,9 +381,9 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
 
     The fill's digits climb down the ambiguity (``lower_ambiguity``). Where
     the climb stalls above 0, the solver counts up to two (``count(limit=2)``)
-    and, if there are two, finds two in any order; a cell where they differ is
-    blacked out (``block``), and the climb goes on. Once the ambiguity is 0,
-    or the count is 1, the puzzle is unique.
+    and, if there are two, a cell where two solutions differ is blacked out
+    (``block``, at cells from ``cells_to_block``), and the climb goes on. Once
+    the ambiguity is 0, or the count is 1, the puzzle is unique.
 
     With a grade ``label``, a unique fill is then steered toward the label's
     band of scores (``steer``): solved by the ladder's logic within the band,
@@ -361,37 +392,56 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
     unique, at a cell they leave open, and the climb goes on. A draft they
     solve too easily is given up (None).
 
-    None also when a block at every chosen cell would leave the layout too
-    sparse or split it, or after BLOCKS_PER_CELL blocks per blank cell.
+    Where a block at every chosen cell would leave the layout too sparse or
+    split it, one of those cells gets another digit at random (``kick``) and
+    the climb goes on. None when none can, or after BLOCKS_PER_CELL rounds per
+    blank cell.
     ``climb_stall`` 0 leaves the digits as drawn (blocks alone; see
     ``bench/generate.py``).
     """
-    from .solve import count, kakuro
+    from .solve import count
     for _ in range(max(int(BLOCKS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
-        open_cells = np.zeros((0, 2), np.int64)
         score = lower_ambiguity(draft, rng.integers(1 << 31), climb_stall)
         fill = fill_of(draft, blank.shape)
-        unique = score == 0 or count(clues_of(blank, fill), limit=2) == 1
-        if unique and label is None:
-            return blank, fill
-        if unique:
+        puzzle = clues_of(blank, fill)
+        several = score > 0 and count(puzzle, limit=2) > 1
+        if not several:
+            if label is None:
+                return blank, fill
             cost, open_cells = steer_to(label, draft, rng, blank.shape)
             fill = fill_of(draft, blank.shape)
             if cost == 0:
                 return blank, fill
             if cost < UNSOLVED_COST:
                 return None                 # logic solves it, but too easily
-        solutions = kakuro(clues_of(blank, fill), limit=2, order="any")   # any two: fast
-        cells = differences(None, solutions) if len(solutions) > 1 else open_cells
+            puzzle = clues_of(blank, fill)
+            several = count(puzzle, limit=2) > 1
+        cells = cells_to_block(puzzle, draft) if several else open_cells
         for cell in cells[rng.permutation(len(cells))]:     # the first that leaves a layout
             trial = block(blank, orbit, cell, rng, min_run, density)
             if trial is not None:
                 break
-        else:
-            return None
+        else:                               # no block leaves a layout: change a digit
+            if not kick(draft, cells, blank.shape, rng):
+                return None
+            fill = fill_of(draft, blank.shape)
+            continue
         blank, fill = trial, np.where(trial, fill, 0).astype(np.int8)
     return None
+
+
+def kick(draft, cells, shape, rng):
+    """Give one of ``cells`` ((n, 2), rows and columns in a grid of ``shape``; a random one
+    that has any) another digit its runs allow, at random; False when none has."""
+    flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
+    for cell in rng.permutation(flat):
+        v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
+        digits = np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1
+        if len(digits):
+            set_fill_digit(draft, v, rng.choice(digits))
+            return True
+    return False
 
 
 def steer_to(label, draft, rng, shape):

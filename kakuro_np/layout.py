@@ -196,6 +196,10 @@ def keep_largest_region(blank, orbit):
     return True
 
 
+#: How far a layout's density may be from the one asked for.
+DENSITY_SLACK = 0.15
+
+
 def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_run=2,
                 tries=200):
     """A well-formed layout of about ``density``, drawn with ``rng``.
@@ -224,7 +228,8 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
             continue
         if not keep_largest_region(blank, orbit):
             continue
-        if blank[1:, 1:].mean() >= density - 0.15 and well_formed(blank, orbit, min_run):
+        if abs(blank[1:, 1:].mean() - density) <= DENSITY_SLACK and well_formed(blank, orbit,
+                                                                               min_run):
             return blank
     raise PuzzleError(f"no {H}x{W} layout of density {density} with {symmetry} symmetry "
                       f"found in {tries} tries; try a higher density")
