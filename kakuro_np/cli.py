@@ -785,7 +785,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the same seed gives the same puzzles (default: a random one, "
                         "printed on stderr)")
     p.add_argument("--density", type=float, metavar="D",
-                   help="share of blank cells inside the clue row and column (default 0.6)")
+                   help="share of blank cells inside the clue row and column the layout "
+                        "is drawn with (default 0.6); blocks that make it unique lower it")
     p.add_argument("--symmetry", choices=("rotational", "mirror", "none"),
                    default="rotational", help="the layout's symmetry (default rotational)")
     p.add_argument("--min-run", type=_whole(1, 2), default=2, metavar="N",

@@ -1,13 +1,16 @@
 """The generator (``generate``, ``layout``): well-formed layouts, valid fills, one solution."""
 
+import importlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (ambiguity, clues_of, differences, draft_of, fill_of, grade_cost,
-                                lower_ambiguity, random_fill)
+from kakuro_np.generate import (ambiguity, cells_to_block, clues_of, differences, draft_of, fill_of,
+                                grade_cost, kick, lower_ambiguity, random_fill)
+from kakuro_np.combos import POPCOUNT
 from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
@@ -75,14 +78,20 @@ def test_single_cell_runs_are_allowed_with_min_run_1():
     assert kn.count(p, limit=2) == 1
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(4, 14), st.integers(4, 14), st.integers(0, 2**32 - 1))
-def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
+def random_draft(rows, cols, seed):
+    """``(rng, blank, fill, draft)``: a random layout without symmetry, a random fill of it
+    (checked to be a solution of its clues) and their ``Draft``."""
     rng = np.random.default_rng(seed)
     blank = make_layout(rows, cols, rng, symmetry="none")
     fill = random_fill(blank, rng)
     assert fill is not None and satisfies(clues_of(blank, fill), fill)
-    draft = draft_of(blank, fill)
+    return rng, blank, fill, draft_of(blank, fill)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(4, 14), st.integers(4, 14), st.integers(0, 2**32 - 1))
+def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
+    rng, blank, fill, draft = random_draft(rows, cols, seed)
     score = lower_ambiguity(draft, seed, 20)
     climbed = fill_of(draft, blank.shape)
     puzzle = clues_of(blank, climbed)
@@ -91,6 +100,35 @@ def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
     assert score == ambiguity(draft, np.empty(len(draft.digit), np.int64)) >= 0
     if score == 0:
         assert kn.count(puzzle, limit=2) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(4, 12), st.integers(4, 12), st.integers(0, 2**32 - 1))
+def test_a_kick_changes_one_digit_and_keeps_the_fill_valid(rows, cols, seed):
+    rng, blank, fill, draft = random_draft(rows, cols, seed)
+    cells = np.argwhere(blank)[rng.permutation(int(blank.sum()))[:3]]
+    if kick(draft, cells, blank.shape, rng):
+        kicked = fill_of(draft, blank.shape)
+        changed = np.argwhere(kicked != fill)
+        assert len(changed) == 1 and any((changed[0] == c).all() for c in cells)
+        assert satisfies(clues_of(blank, kicked), kicked)
+        assert np.array_equal(draft_of(blank, kicked).ent_sum, draft.ent_sum)
+
+
+def test_blocks_go_where_two_solutions_differ_or_where_cells_are_open(monkeypatch):
+    gen = importlib.import_module("kakuro_np.generate")
+    p = kn.read("puzzles/k3.txt")                         # 40 solutions
+    fill = kn.kakuro(p, limit=1)[0]
+    draft = draft_of(p.blank, fill)
+    cells = cells_to_block(p, draft)
+    sols = kn.kakuro(p)
+    assert any(np.array_equal(np.argwhere(s != t), cells) for s in sols for t in sols)
+    monkeypatch.setattr(gen, "HUNT_NODES", 0)            # the hunt finds none: open cells
+    mask = np.empty(len(draft.digit), np.int64)
+    ambiguity(draft, mask)
+    open_cells = cells_to_block(p, draft)
+    assert len(open_cells) and np.array_equal(
+        np.ravel_multi_index(open_cells.T, p.shape), draft.var_cell[POPCOUNT[mask] > 1])
 
 
 def test_differences_are_the_cells_where_two_solutions_differ():
@@ -112,3 +150,17 @@ def test_impossible_requests_get_a_clear_error(args, words):
 def test_unknown_symmetry_is_a_value_error():
     with pytest.raises(ValueError, match="symmetry"):
         kn.generate(9, 9, symmetry="diagonal")
+
+
+@pytest.mark.parametrize("size, label", [(10, "easy"), (12, "hard"), (14, "expert")])
+def test_the_readmes_pictured_puzzles_are_what_the_command_makes(size, label):
+    from conftest import ROOT
+    name = ROOT / "puzzles" / "generated" / f"kakuro-{size}x{size}-1-1"
+    p = kn.read(name.with_suffix(".txt"))
+    assert p == kn.generate(size, size, grade=label, seed=[1, 0])    # --seed 1, puzzle 1
+    g = kn.grade(p)
+    assert g.label == label and kn.count(p, limit=2) == 1
+    assert f"{label} (score {g.score})" in (ROOT / "README.md").read_text()
+    assert f"{label} ({g.score})" in name.with_suffix(".svg").read_text()
+    solution = name.parent.joinpath(name.name + "-solution.txt").read_text()
+    assert kn.boxed(p, kn.kakuro(p)[0]) + "\n" == solution
