@@ -5,10 +5,12 @@ never repeat in a run (``fill_layout``), reads the clues off the fill
 (``clues_of``), and then makes the puzzle unique (``make_unique``): it changes
 the fill's digits while that lowers the ambiguity the combinations leave, and
 where that stalls and two solutions remain, it blacks out a cell where they
-differ. The same seed gives the same puzzle: every draw comes from one
-``numpy.random.Generator``, and every answer the solver gives it is exact and
-found without a clock: counts up to 2, and two solutions found by the hunt in
-any order, which is deterministic.
+differ (or, where no block leaves a layout, changes a digit there). For a
+grade, it then steers the digits until the solve by logic (``techniques``'
+ladder) needs the grade's techniques (``steer``). The same seed gives the
+same puzzle: every draw comes from one ``numpy.random.Generator``, and every
+answer the solver gives it is exact and found without a clock: counts up to
+2, and two solutions found by the hunt within a number of nodes.
 
 Glossary
 --------
@@ -18,6 +20,10 @@ ambiguity  : the candidates the combinations leave beyond one per cell, summed.
 differences: the cells where two of a puzzle's solutions differ.
 block      : a cell blacked out (with its symmetric twins) where two solutions
              differ, the runs around it fixed by blacking out only.
+kick       : a cell where two solutions differ given another digit at random, where
+             no block there leaves a layout.
+band       : the scores of a grade's label, ``grade.BANDS``; a draft's cost is how far
+             its score is from the band (``grade_cost``).
 """
 
 from __future__ import annotations
@@ -267,8 +273,7 @@ def lower_ambiguity(draft, seed, max_stall):
     Each step takes a random cell the combinations leave open and gives it
     the digit that lowers the ambiguity most, if it does not raise it; the
     climb stops at 0 or after ``max_stall`` steps in a row that did not lower
-    it.
-    ``seed`` seeds the random choices (the same seed, the same climb).
+    it. ``seed`` seeds the random choices (the same seed, the same climb).
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
@@ -489,6 +494,8 @@ def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min
     >>> p = generate(8, 8, seed=1)
     >>> p.shape, kn.count(p, limit=2), generate(8, 8, seed=1) == p
     ((8, 8), 1, True)
+    >>> kn.grade(generate(9, 9, grade="hard", seed=1)).label
+    'hard'
     """
     if grade is not None and grade not in LABELS:
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
