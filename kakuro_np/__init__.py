@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from .explain import Explanation, Step, explain, hint
     from .engine.force import force
     from .formats import as_puzzle, detect, format, parse, read
+    from .batch import Result, solve_many
     from .generate import differences, generate
     from .grade import Grade, grade
     from .engine.jposs import jposs
@@ -56,6 +57,7 @@ _HOME = {
     "Grade": "grade", "grade": "grade", "jposs": "engine.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "stats", "generate": "generate", "differences": "generate",
+    "solve_many": "batch", "Result": "batch",
 }
 #: Stages that take a Puzzle, offered here taking text, a path or rows too.
 _TAKING_TEXT = {"entries"}
@@ -65,7 +67,7 @@ __all__ = [
     "read", "parse", "format", "detect", "as_puzzle",
     "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed",
     "explain", "hint", "grade", "check", "stats", "Step", "Explanation", "Grade", "CheckResult",
-    "generate", "differences",
+    "generate", "differences", "solve_many", "Result",
 ]
 __version__ = "0.1.0"
 

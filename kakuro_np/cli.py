@@ -561,8 +561,31 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
+def cmd_batch(args) -> int:
+    from .batch import run_batch
+    bar = None
+
+    def step(result, done, total):
+        nonlocal bar
+        if bar is None and sys.stderr.isatty():
+            bar = _Bar(total)
+        if bar:
+            bar.step()
+
+    tally = run_batch(args.input, args.out, workers=args.workers, limit=args.limit,
+                      timeout=args.timeout, keep=args.keep, step=step)
+    if bar:
+        bar.done()
+    skipped = tally.pop("skipped")
+    solved = sum(tally.values())
+    _say(f"{args.out}: {_plural(solved, 'puzzle')} solved"
+         + "".join(f", {n:,} {status}" for status, n in sorted(tally.items()))
+         + (f"; {skipped:,} already there" if skipped else ""))
+    return EXIT_OK
+
+
 class _Bar:
-    """A progress bar on stderr: ``[#####     ] 5/10 1.2 s``."""
+    """A progress bar on stderr: ``[#####     ] 5/10 2.1/s ETA 2.4 s, 1.2 s``."""
 
     def __init__(self, total: int):
         import time
@@ -571,9 +594,12 @@ class _Bar:
     def step(self) -> None:
         import time
         self.done_n += 1
-        filled = 30 * self.done_n // self.total
+        filled = 30 * self.done_n // max(self.total, 1)
+        spent = time.monotonic() - self.start
+        rate = self.done_n / spent if spent > 0 else 0.0
+        eta = (self.total - self.done_n) / rate if rate else 0.0
         sys.stderr.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done_n}/{self.total}"
-                         f" {time.monotonic() - self.start:.1f} s")
+                         f" {rate:.1f}/s ETA {eta:.0f} s, {spent:.1f} s ")
         sys.stderr.flush()
 
     def done(self) -> None:
@@ -770,6 +796,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="highlight the cells where two solutions differ (a writer's check; "
                         "none when the puzzle is unique)")
     p.set_defaults(run=cmd_render)
+
+    p = sub.add_parser("batch", help="solve a whole collection across every core, resumably",
+                       description="Solve every puzzle of INPUT (a directory, a glob, a "
+                                   "JSON-lines file, a collection JSON {\"data\": {id: "
+                                   "{\"problem\": TEXT}}} or one file) and append one JSON "
+                                   "line per puzzle to --out, in input order: id, size, count, "
+                                   "status (unique, multiple, none, timeout, error), solutions "
+                                   "(comma format), seconds and error. Ids already in --out are "
+                                   "skipped, so a killed batch goes on where it stopped; a bad "
+                                   "puzzle records its error and the batch goes on.")
+    p.add_argument("input", metavar="INPUT", help="the puzzles (see above)")
+    p.add_argument("--out", required=True, metavar="RESULTS.jsonl",
+                   help="the results file, appended to")
+    p.add_argument("--workers", type=_positive, metavar="N",
+                   help="processes at once (default: every core)")
+    p.add_argument("--limit", type=_positive, metavar="N",
+                   help="count at most N solutions a puzzle (default: exact counts)")
+    p.add_argument("--keep", type=_nonnegative, metavar="K",
+                   help="solutions written a puzzle (default: --limit, or 2 without it)")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="seconds a puzzle; past them its status is timeout")
+    p.set_defaults(run=cmd_batch)
 
     p = sub.add_parser("generate", help="make new puzzles, each with one solution",
                        description="Make new puzzles, each proved to have exactly one "

@@ -87,6 +87,10 @@ class Puzzle:
     def __setattr__(self, name, value):
         raise AttributeError("Puzzle is immutable; build a new one")
 
+    def __reduce__(self):
+        """Pickled as its four arrays, built again (for process pools)."""
+        return Puzzle, (self.blank, self.down, self.across, self.given)
+
     # -- construction ------------------------------------------------------
     @classmethod
     def from_rows(cls, rows) -> "Puzzle":

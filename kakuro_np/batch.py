@@ -1,0 +1,401 @@
+"""Whole collections at once: every puzzle solved across every core, resumably.
+
+``solve_many`` answers a list of puzzles with one ``Result`` each, in input
+order; ``run_batch`` (``kakuro-np batch``) appends one JSON line per puzzle to
+a results file, in input order, skipping the ids the file already has, so a
+batch killed halfway goes on where it stopped. ``items`` reads what a batch
+may be given: a directory, a glob, a JSON-lines file, a collection JSON or a
+single puzzle file.
+
+Glossary
+--------
+item    : ``(id, grid)``, a puzzle to solve as the input names it; ``grid`` is
+          text, a path, rows or a Puzzle, read in the worker so that a bad one
+          becomes that puzzle's error.
+result  : what one puzzle came to (``Result``): its count (capped by ``limit``),
+          some of its solutions, a status, the error if any, and the seconds.
+status  : "unique", "multiple" or "none" by the count; "timeout" when the
+          puzzle's ``timeout`` passed; "error" when it could not be read or solved.
+workers : processes solving at once (default: every core); 1 solves in the
+          calling process.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from .errors import PuzzleError
+
+#: How many solutions a result keeps when neither ``keep`` nor ``limit`` is given.
+KEEP = 2
+#: Endings of the names in a directory given as input that are not puzzles: pictures,
+#: text, and ``generate --out``'s solution files (hidden files are skipped too).
+NOT_PUZZLES = ("-solution.txt", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".pdf", ".md")
+#: The fields of a JSON-lines input that may hold a puzzle's id, and its grid.
+ID_KEYS = ("id", "name")
+GRID_KEYS = ("grid", "puzzle", "problem", "text")
+#: Characters that make an input a glob rather than a path.
+GLOB_CHARS = "*?["
+
+
+class Result(NamedTuple):
+    """One puzzle's answer in a batch.
+
+    id        : the puzzle's name in the input.
+    count     : its solutions, at most ``limit`` (None on an error or timeout).
+    solutions : (n, H, W) int8, ``n`` at most ``keep``: any of its solutions.
+    status    : "unique", "multiple", "none", "timeout" or "error".
+    error     : the message, or None.
+    seconds   : the time it took.
+    puzzle    : the Puzzle read, or None when it could not be read.
+    """
+    id: str
+    count: object
+    solutions: np.ndarray
+    status: str
+    error: object
+    seconds: float
+    puzzle: object
+
+    def to_json(self) -> dict:
+        """The result as ``batch`` writes it: size, and solutions in the comma format."""
+        from .formats import format
+        return {"id": self.id,
+                "size": None if self.puzzle is None else list(self.puzzle.shape),
+                "count": self.count, "status": self.status,
+                "solutions": [format(self.puzzle, "comma", solution=s) for s in self.solutions],
+                "seconds": round(self.seconds, 4), "error": self.error}
+
+
+def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
+    """The ``Result`` of one ``(id, grid)``; it never raises for a bad or slow puzzle.
+
+    The count is ``count(grid, limit=limit)``; the solutions kept, up to
+    ``keep`` (default ``limit``, or KEEP without one), are any the hunt finds
+    (``kakuro(order="any")``). ``timeout`` is for both together.
+
+    Examples
+    --------
+    >>> r = solve_one(("k3", "puzzles/k3.txt"), limit=10)
+    >>> r.status, r.count, r.solutions.shape
+    ('multiple', 10, (10, 11, 11))
+    >>> solve_one(("bad", "x ; 3 0\\n0 3 ; x")).status
+    'error'
+    """
+    from .errors import SolveTimeout
+    from .formats import as_puzzle
+    from .solve import count, kakuro
+    pid, grid = item
+    start = time.perf_counter()
+    puzzle, found, kept = None, None, np.zeros((0, 0, 0), np.int8)
+    status, error = "error", None
+    try:
+        if isinstance(grid, Exception):                  # an input entry that is no puzzle
+            raise grid
+        puzzle = as_puzzle(grid)
+        kept = np.zeros((0,) + puzzle.shape, np.int8)
+        found = count(puzzle, limit=limit, timeout=timeout)
+        most = min(found, keep if keep is not None else (limit or KEEP))
+        if most:
+            left = None if timeout is None else max(timeout - (time.perf_counter() - start),
+                                                    1e-3)
+            kept = kakuro(puzzle, limit=most, order="any", timeout=left)
+        status = "multiple" if found > 1 else ("none", "unique")[found]
+    except SolveTimeout as e:
+        status, error, found = "timeout", str(e), None
+    except (ValueError, OSError, MemoryError) as e:      # PuzzleError is a ValueError
+        error, found = str(e) or type(e).__name__, None
+    except Exception as e:                               # a bug: still one result
+        error, found = f"internal error ({type(e).__name__}: {e})", None
+    if status in ("timeout", "error") and puzzle is not None:
+        kept = np.zeros((0,) + puzzle.shape, np.int8)
+    return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
+
+
+def items(source) -> list:
+    """The ``(id, grid)`` of each puzzle a batch input holds, in a fixed order.
+
+    ``source`` is a directory (every file in it and below, by path, less
+    NOT_PUZZLES and hidden files; ids are the paths from it, less the
+    suffix), a glob (ids likewise, from the common folder), a JSON-lines file
+    (one object a line, its id under ID_KEYS, else its line number, and its
+    grid under GRID_KEYS), a collection JSON ``{"data": {id: {"problem":
+    TEXT}}}``, or one puzzle file. A line or entry that is not a puzzle
+    stays an item whose grid is a PuzzleError, so it gets its result.
+    Ids met twice get ``~2``, ``~3``... .
+
+    Examples
+    --------
+    >>> [i for i, _ in items("puzzles/k[0-2].txt")]
+    ['k0', 'k1', 'k2']
+    """
+    source = os.fspath(source)
+    if os.path.isdir(source):
+        found = _files(sorted(glob.glob(os.path.join(glob.escape(source), "**", "*"),
+                                        recursive=True)), source)
+    elif any(c in source for c in GLOB_CHARS) and not os.path.exists(source):
+        paths = sorted(glob.glob(source, recursive=True))
+        if not paths:
+            raise PuzzleError("no file matches", source=source)
+        found = _files(paths, os.path.commonpath([os.path.dirname(p) or "." for p in paths]))
+    elif source.endswith(".jsonl"):
+        found = _json_lines(source)
+    elif source.endswith(".json") and _is_collection(source):
+        found = _collection(source)
+    elif os.path.isfile(source):
+        found = [(_stem(os.path.basename(source)), source)]
+    else:
+        raise PuzzleError("no such file or directory", source=source)
+    return _unique_ids(found)
+
+
+def _files(paths, root) -> list:
+    return [(_stem(os.path.relpath(p, root)), p) for p in paths
+            if os.path.isfile(p) and not os.path.basename(p).startswith(".")
+            and not p.endswith(NOT_PUZZLES)]
+
+
+def _stem(name: str) -> str:
+    base, suffix = os.path.splitext(name)
+    return base if suffix else name
+
+
+def _read_text(path) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise PuzzleError(f"cannot read the input: {getattr(e, 'strerror', None) or e}",
+                          source=path) from None
+
+
+def _json_lines(path) -> list:
+    found = []
+    for n, line in enumerate(_read_text(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as e:
+            found.append((f"line {n}", PuzzleError(f"{path}:{n}: not JSON ({e.msg})")))
+            continue
+        if not isinstance(obj, dict):
+            found.append((f"line {n}", PuzzleError(f"{path}:{n}: not a JSON object")))
+            continue
+        pid = next((obj[k] for k in ID_KEYS if k in obj), f"line {n}")
+        grid = next((obj[k] for k in GRID_KEYS if k in obj), None)
+        if grid is None:
+            grid = PuzzleError(f"{path}:{n}: no grid (one of {', '.join(GRID_KEYS)})")
+        found.append((str(pid), grid))
+    return found
+
+
+def _is_collection(path) -> bool:
+    try:
+        obj = json.loads(_read_text(path))
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and isinstance(obj.get("data"), dict)
+
+
+def _collection(path) -> list:
+    data = json.loads(_read_text(path))["data"]
+    found = []
+    for pid, entry in data.items():
+        grid = entry.get("problem") if isinstance(entry, dict) else None
+        found.append((str(pid), grid if isinstance(grid, str) else
+                      PuzzleError(f"{path}: {pid}: no \"problem\" text")))
+    return found
+
+
+def _unique_ids(found) -> list:
+    seen, out = {}, []
+    for pid, grid in found:
+        n = seen.get(pid, 0) + 1
+        seen[pid] = n
+        out.append((pid if n == 1 else f"{pid}~{n}", grid))
+    return out
+
+
+def solve_many(puzzles, *, workers=None, limit=None, timeout=None, keep=None) -> list:
+    """One ``Result`` per puzzle, in input order, solved by ``workers`` processes at once.
+
+    Parameters
+    ----------
+    puzzles : a batch input (see ``items``), a mapping ``{id: grid}``, or an
+        iterable of grids (Puzzle, text, path or rows; ids are their numbers
+        from 0, or a path's file name) or of ``(id, grid)`` pairs.
+    workers : int, optional
+        Processes (default: every core); 1 solves in this process.
+    limit : int, optional
+        The most solutions counted for each puzzle (None: exact counts).
+    timeout : float, optional
+        Seconds per puzzle; past them its status is "timeout".
+    keep : int, optional
+        Solutions kept per puzzle (default ``limit``, or KEEP without one).
+
+    Examples
+    --------
+    >>> rs = solve_many(["puzzles/k2.txt", "puzzles/k3.txt"], workers=1, limit=2)
+    >>> [(r.id, r.status, r.count) for r in rs]
+    [('k2', 'unique', 1), ('k3', 'multiple', 2)]
+    """
+    listed = _listed(puzzles)
+    results = [None] * len(listed)
+    for i, result in solved(listed, workers, limit, timeout, keep):
+        results[i] = result
+    return results
+
+
+def _listed(puzzles) -> list:
+    if isinstance(puzzles, (str, os.PathLike)):
+        return items(puzzles)
+    if isinstance(puzzles, dict):
+        return _unique_ids([(str(k), v) for k, v in puzzles.items()])
+    found = []
+    for i, grid in enumerate(puzzles):
+        if isinstance(grid, tuple) and len(grid) == 2 and isinstance(grid[0], str):
+            found.append(grid)
+        elif isinstance(grid, (str, os.PathLike)) and os.path.isfile(grid):
+            found.append((_stem(os.path.basename(os.fspath(grid))), grid))
+        else:
+            found.append((str(i), grid))
+    return _unique_ids(found)
+
+
+def solved(listed, workers=None, limit=None, timeout=None, keep=None):
+    """``(index, Result)`` for each item of ``listed``, as they finish (``solve_many``'s
+    work). A worker process that dies (out of memory, a signal) is replaced;
+    the puzzles in flight then are tried again each in a process of its own,
+    and one whose process dies again is recorded as an error."""
+    workers = _workers(workers)
+    if workers == 1 or len(listed) <= 1:
+        for i, item in enumerate(listed):
+            yield i, solve_one(item, limit, timeout, keep)
+        return
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+    todo = list(range(len(listed)))[::-1]            # popped from the end: input order
+    while todo:
+        pool = _pool(workers)
+        running, broken = {}, False
+        try:
+            while (todo or running) and not broken:
+                while todo and len(running) < 4 * workers:
+                    i = todo.pop()
+                    try:
+                        running[pool.submit(_solve_one, listed[i], limit, timeout, keep)] = i
+                    except BrokenProcessPool:
+                        todo.append(i)
+                        broken = True
+                        break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    yield running.pop(future), result
+        finally:
+            pool.shutdown(cancel_futures=True)
+        for i in sorted(running.values()):         # a worker died: each alone once more
+            yield i, _alone(listed[i], limit, timeout, keep)
+
+
+def _alone(item, limit, timeout, keep) -> Result:
+    """``solve_one`` in a pool of its own; an error Result when its worker dies."""
+    from concurrent.futures.process import BrokenProcessPool
+    pool = _pool(1)
+    try:
+        return pool.submit(_solve_one, item, limit, timeout, keep).result()
+    except BrokenProcessPool:
+        return Result(item[0], None, np.zeros((0, 0, 0), np.int8), "error",
+                      "the worker process solving it died (out of memory?)", 0.0, None)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _solve_one(*args) -> Result:
+    """``solve_one``, looked up when a worker runs it."""
+    return solve_one(*args)
+
+
+def _workers(workers) -> int:
+    if workers is None:
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1 or None, got {workers!r}")
+    return int(workers)
+
+
+def _pool(workers):
+    """A process pool whose workers are forks of this process (the compiled kernels come
+    along, and a script read from stdin works), or spawned where there is no fork."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return ProcessPoolExecutor(workers, mp_context=ctx)
+
+
+def run_batch(source, out, *, workers=None, limit=None, timeout=None, keep=None,
+              step=None) -> dict:
+    """Solve a batch input into the JSON-lines file ``out``; returns how many got each
+    status (and "skipped": those ``out`` already had).
+
+    One line per puzzle (``Result.to_json``), in input order, appended and
+    flushed as soon as every puzzle before it is written; ids the file already
+    has are skipped, so a run killed halfway goes on where it stopped (a last
+    line cut short is dropped). ``step(result, written, total)`` is called
+    after each line, ``total`` being the puzzles this run solves.
+    """
+    listed = items(source)
+    done = _done_ids(out)
+    todo = [item for item in listed if item[0] not in done]
+    tally = {"skipped": len(listed) - len(todo)}
+    waiting, written = {}, 0
+    try:
+        f = open(out, "a", encoding="utf-8")
+    except OSError as e:
+        raise PuzzleError(f"cannot write the results: {e.strerror}", source=out) from None
+    with f:
+        for i, result in solved(todo, workers, limit, timeout, keep):
+            waiting[i] = result
+            while written in waiting:
+                result = waiting.pop(written)
+                f.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+                f.flush()
+                written += 1
+                tally[result.status] = tally.get(result.status, 0) + 1
+                if step:
+                    step(result, written, len(todo))
+    return tally
+
+
+def _done_ids(out) -> set:
+    """The ids of the results file's whole lines; a last line cut short is cut off."""
+    if not os.path.exists(out):
+        return set()
+    try:
+        with open(out, "rb+") as f:
+            data = f.read()
+            whole = data.rfind(b"\n") + 1
+            if whole < len(data):                    # killed mid-line
+                f.truncate(whole)
+    except OSError as e:
+        raise PuzzleError(f"cannot read the results: {e.strerror}", source=out) from None
+    ids = set()
+    for line in data[:whole].decode("utf-8", "replace").splitlines():
+        try:
+            ids.add(json.loads(line)["id"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ids
