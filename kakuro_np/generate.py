@@ -267,6 +267,18 @@ def set_fill_digit(draft, v, d):
 
 
 @kernel
+def open_cell(mask, extra):
+    """A random variable ``mask`` leaves open, each weighed by its candidates beyond one
+    (``extra``, their sum, is above 0)."""
+    pick = np.random.randint(extra)
+    v = 0
+    while pick >= POPCOUNT[mask[v]] - 1:
+        pick -= POPCOUNT[mask[v]] - 1
+        v += 1
+    return v
+
+
+@kernel
 def lower_ambiguity(draft, seed, max_stall):
     """Lower the draft's ambiguity by changing digits; returns the ambiguity reached.
 
@@ -283,11 +295,7 @@ def lower_ambiguity(draft, seed, max_stall):
     stalled = 0
     while score > 0 and stalled < max_stall:
         stalled += 1
-        pick = np.random.randint(score)           # an open cell, by its extra candidates
-        v = 0
-        while pick >= POPCOUNT[mask[v]] - 1:
-            pick -= POPCOUNT[mask[v]] - 1
-            v += 1
+        v = open_cell(mask, score)
         own = draft.digit[v]
         best, best_score = 0, score + 1
         digits = free_digits(draft, v)
@@ -353,11 +361,7 @@ def steer(draft, seed, max_stall, top, low, high):
         stalled += 1
         v = np.random.randint(V)
         if cost >= UNSOLVED_COST:
-            pick = np.random.randint(int(cost - UNSOLVED_COST))
-            v = 0
-            while pick >= POPCOUNT[mask[v]] - 1:
-                pick -= POPCOUNT[mask[v]] - 1
-                v += 1
+            v = open_cell(mask, int(cost - UNSOLVED_COST))
         own = draft.digit[v]
         best, best_cost = 0, cost + 1.0
         digits = free_digits(draft, v)
