@@ -10,13 +10,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test]'
+	$(PIP) -e '.[test,dist]'
 	touch $@
 
 install: $(VENV)/.installed
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test,bench]'
+	$(PIP) -e '.[test,bench,dist]'
 	touch $@
 
 demo: install

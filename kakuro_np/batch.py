@@ -223,8 +223,10 @@ def _unique_ids(found) -> list:
     return out
 
 
-def solve_many(puzzles, *, workers=None, limit=None, timeout=None, keep=None) -> list:
-    """One ``Result`` per puzzle, in input order, solved by ``workers`` processes at once.
+def solve_many(puzzles, *, workers=None, scheduler=None, limit=None, timeout=None,
+               keep=None) -> list:
+    """One ``Result`` per puzzle, in input order, solved by ``workers`` processes at once,
+    or on a Dask cluster.
 
     Parameters
     ----------
@@ -233,6 +235,9 @@ def solve_many(puzzles, *, workers=None, limit=None, timeout=None, keep=None) ->
         from 0, or a path's file name) or of ``(id, grid)`` pairs.
     workers : int, optional
         Processes (default: every core); 1 solves in this process.
+    scheduler : distributed.Client, cluster, "local" or address, optional
+        Solve on Dask instead, a task per puzzle (the extra ``dist``; see
+        ``dist.connected``); ``workers`` is then the cluster's business.
     limit : int, optional
         The most solutions counted for each puzzle (None: exact counts).
     timeout : float, optional
@@ -248,7 +253,7 @@ def solve_many(puzzles, *, workers=None, limit=None, timeout=None, keep=None) ->
     """
     listed = _listed(puzzles)
     results = [None] * len(listed)
-    for i, result in solved(listed, workers, limit, timeout, keep):
+    for i, result in solved(listed, workers, limit, timeout, keep, scheduler):
         results[i] = result
     return results
 
@@ -269,11 +274,17 @@ def _listed(puzzles) -> list:
     return _unique_ids(found)
 
 
-def solved(listed, workers=None, limit=None, timeout=None, keep=None):
+def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=None):
     """``(index, Result)`` for each item of ``listed``, as they finish (``solve_many``'s
     work). A worker process that dies (out of memory, a signal) is replaced;
     the puzzles in flight then are tried again each in a process of its own,
-    and one whose process dies again is recorded as an error."""
+    and one whose process dies again is recorded as an error. With a
+    ``scheduler``, on Dask (``dist.solved_on``)."""
+    if scheduler is not None:
+        from .dist import connected, solved_on
+        with connected(scheduler) as client:
+            yield from solved_on(client, listed, limit, timeout, keep)
+        return
     workers = _workers(workers)
     if workers == 1 or len(listed) <= 1:
         for i, item in enumerate(listed):
@@ -346,8 +357,8 @@ def _pool(workers):
     return ProcessPoolExecutor(workers, mp_context=ctx)
 
 
-def run_batch(source, out, *, workers=None, limit=None, timeout=None, keep=None,
-              step=None) -> dict:
+def run_batch(source, out, *, workers=None, scheduler=None, limit=None, timeout=None,
+              keep=None, step=None) -> dict:
     """Solve a batch input into the JSON-lines file ``out``; returns how many got each
     status (and "skipped": those ``out`` already had).
 
@@ -355,7 +366,8 @@ def run_batch(source, out, *, workers=None, limit=None, timeout=None, keep=None,
     flushed as soon as every puzzle before it is written; ids the file already
     has are skipped, so a run killed halfway goes on where it stopped (a last
     line cut short is dropped). ``step(result, written, total)`` is called
-    after each line, ``total`` being the puzzles this run solves.
+    after each line, ``total`` being the puzzles this run solves. ``workers``
+    and ``scheduler`` are ``solve_many``'s.
     """
     listed = items(source)
     done = _done_ids(out)
@@ -367,7 +379,7 @@ def run_batch(source, out, *, workers=None, limit=None, timeout=None, keep=None,
     except OSError as e:
         raise PuzzleError(f"cannot write the results: {e.strerror}", source=out) from None
     with f:
-        for i, result in solved(todo, workers, limit, timeout, keep):
+        for i, result in solved(todo, workers, limit, timeout, keep, scheduler):
             waiting[i] = result
             while written in waiting:
                 result = waiting.pop(written)

@@ -172,12 +172,13 @@ def _say(message: str) -> None:
     print(f"kakuro-np: {message}", file=sys.stderr)
 
 
-def _counting(puzzle, limit, timeout) -> int:
+def _counting(puzzle, limit, timeout, scheduler=None) -> int:
     """``count()``, with a progress line on stderr about once a second when stderr is a
-    terminal (nodes, solutions so far, rate), wiped when the count ends."""
+    terminal (nodes, solutions so far, rate), wiped when the count ends; on a Dask
+    ``scheduler`` without one (its dashboard shows the tasks)."""
     from .solve import count
-    if not sys.stderr.isatty():
-        return count(puzzle, limit=limit, timeout=timeout)
+    if not sys.stderr.isatty() or scheduler is not None:
+        return count(puzzle, limit=limit, timeout=timeout, scheduler=scheduler)
     shown = []
 
     def show(p):
@@ -210,6 +211,8 @@ def _describe(e: BaseException, args) -> tuple:
         message, code = str(e), EXIT_BAD_INPUT
     elif isinstance(e, MemoryError):
         message, code = "out of memory; try --limit or --count", EXIT_BAD_INPUT
+    elif isinstance(e, (ImportError, ConnectionError)):   # Dask missing or out of reach
+        message, code = str(e), EXIT_BAD_INPUT
     else:                                            # a bug: still one line
         message = f"internal error ({type(e).__name__}: {e}); please report it"
         code = EXIT_INTERNAL
@@ -248,7 +251,8 @@ def _solutions(puzzle, path: str, args):
     saying how many (counted, for at most COUNT_SECONDS)."""
     from .solve import count, kakuro
     try:
-        return kakuro(puzzle, limit=args.limit, order=args.order, timeout=args.timeout)
+        return kakuro(puzzle, limit=args.limit, order=args.order, timeout=args.timeout,
+                      scheduler=args.scheduler)
     except TooManySolutions as e:
         try:
             n = count(puzzle, timeout=min(args.timeout or COUNT_SECONDS, COUNT_SECONDS))
@@ -284,7 +288,7 @@ def cmd_solve(args) -> int:
             _write(_out_path(args.svg, path, several), svg(puzzle, first, title=name))
 
         if args.count:
-            n = _counting(puzzle, args.limit, args.timeout)
+            n = _counting(puzzle, args.limit, args.timeout, args.scheduler)
             capped = args.limit is not None and n == args.limit
             if args.json:
                 _json({"file": path, "name": name, "count": n, "at_least": capped,
@@ -318,7 +322,12 @@ def cmd_solve(args) -> int:
             draw(sols[0] if len(sols) else None)
         return EXIT_OK
 
-    return _each(args, args.files, one)
+    if not args.scheduler:
+        return _each(args, args.files, one)
+    from .dist import connected
+    with connected(args.scheduler) as client:          # one connection for every file
+        args.scheduler = client
+        return _each(args, args.files, one)
 
 
 def cmd_reduce(args) -> int:
@@ -573,7 +582,8 @@ def cmd_batch(args) -> int:
             bar.step()
 
     tally = run_batch(args.input, args.out, workers=args.workers, limit=args.limit,
-                      timeout=args.timeout, keep=args.keep, step=step)
+                      timeout=args.timeout, keep=args.keep, step=step,
+                      scheduler=args.scheduler)
     if bar:
         bar.done()
     skipped = tally.pop("skipped")
@@ -582,6 +592,16 @@ def cmd_batch(args) -> int:
          + "".join(f", {n:,} {status}" for status, n in sorted(tally.items()))
          + (f"; {skipped:,} already there" if skipped else ""))
     return EXIT_OK
+
+
+def _on_dask(p, what: str) -> None:
+    """``--scheduler ADDRESS`` and ``--dask local`` (both set ``args.scheduler``)."""
+    on = p.add_mutually_exclusive_group()
+    on.add_argument("--scheduler", metavar="ADDRESS",
+                    help=what + "; needs kakuro_np[dist] here and on every worker")
+    on.add_argument("--dask", dest="scheduler", choices=["local"],
+                    help="the same on a Dask LocalCluster of this machine, one worker process "
+                         "a core")
 
 
 class _Bar:
@@ -712,6 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also draw the first solution as SVG, with --count too (a puzzle "
                         "with none is drawn unsolved, saying so; {name} stands for the file; "
                         "'-' writes it to stdout in place of the solutions)")
+    _on_dask(p, "split each puzzle's search into subproblems, a task each, on the Dask "
+                "cluster whose scheduler is at ADDRESS (like tcp://host:8786); the "
+                "solutions and counts are the same")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("reduce", help="apply forced moves only",
@@ -817,6 +840,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solutions written a puzzle (default: --limit, or 2 without it)")
     p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="seconds a puzzle; past them its status is timeout")
+    _on_dask(p, "run the batch on the Dask cluster whose scheduler is at ADDRESS (like "
+                "tcp://host:8786), a task a puzzle")
     p.set_defaults(run=cmd_batch)
 
     p = sub.add_parser("generate", help="make new puzzles, each with one solution",

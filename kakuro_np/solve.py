@@ -27,7 +27,7 @@ from .engine.anyorder import any_solutions, find_solutions
 from .engine.counting import COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, knuth_estimates
 from .engine.entries import packed_entries
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
-from .engine.memo import DATA_WORDS, SLOTS_LOG2
+from .engine.memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .engine.search import build_model, fixpoint_masks, new_checks, search
 from .engine.state import Root
 from .errors import BudgetError, SolveTimeout, TooManySolutions
@@ -107,7 +107,7 @@ def _limit(limit) -> int:
 
 
 def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
-           max_bytes=MAX_BYTES):
+           max_bytes=MAX_BYTES, scheduler=None):
     """Every solution of a puzzle, in the essay's fan-out order.
 
     Parameters
@@ -127,6 +127,11 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     max_bytes : int
         Without a limit, the memory the solutions may fill; past it
         TooManySolutions is raised (ask with ``limit=`` or use ``count()``).
+    scheduler : distributed.Client, cluster, "local" or address, optional
+        Search on a Dask cluster (the extra ``dist``; see ``dist.connected``):
+        the fan-out tree is split into subproblems, a task each, and their
+        solutions joined in the essay's order, the same as without it. The
+        hunt of ``order="any"`` runs here.
 
     Returns
     -------
@@ -150,37 +155,56 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     kernel, = kakuro_kernels(limit, order)
     ahead.wait(kernel)                      # the command line may compile it ahead
 
-    def run(cap):
-        checks = None                       # checks only once it thrashes
-        while True:
-            found, digits, _, status = search(
-                m.root(), np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
-                np.int64(CHECK_AFTER), checks)
-            if status != THRASHING:
-                break
-            checks = m.checks()
-        if status == TIMED_OUT:
-            raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
-                               f"ask for fewer with limit= or count them with count()")
-        return found, digits
+    client = None
+    if scheduler is not None and kernel != "any":
+        from .dist import connected, solutions_on
+        connection = connected(scheduler)
+        client = connection.__enter__()
 
-    if kernel == "any":
-        found, digits = _any_solutions(m, cap, deadline, timeout)
-    elif limit is None:                     # bounded by max_bytes instead
-        cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
-        found, digits = run(min(cap, FIRST_TRY))
-        if found == min(cap, FIRST_TRY) < cap:
-            _refuse_astronomical(m, cap - 1, max_bytes)
+    def run(cap):
+        if client is None:
+            return essay_solutions(m, cap, deadline, timeout)
+        return solutions_on(client, m, cap, timeout, max_rows)
+
+    try:
+        if kernel == "any":
+            found, digits = _any_solutions(m, cap, deadline, timeout)
+        elif limit is None:                 # bounded by max_bytes instead
+            cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
+            found, digits = run(min(cap, FIRST_TRY))
+            if found == min(cap, FIRST_TRY) < cap:
+                _refuse_astronomical(m, cap - 1, max_bytes)
+                found, digits = run(cap)
+            if found == cap:
+                raise TooManySolutions(
+                    f"this puzzle has more than {cap - 1:,} solutions, more than "
+                    f"{max_bytes:,} bytes hold; ask for some with limit=, or count them "
+                    f"with count()")
+        else:
             found, digits = run(cap)
-        if found == cap:
-            raise TooManySolutions(
-                f"this puzzle has more than {cap - 1:,} solutions, more than {max_bytes:,} "
-                f"bytes hold; ask for some with limit=, or count them with count()")
-    else:
-        found, digits = run(cap)
+    finally:
+        if client is not None:
+            connection.__exit__(None, None, None)
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
+
+
+def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
+    """Up to ``cap`` solutions of a model in the essay's order: ``(found, digits per
+    variable)``; SolveTimeout past ``deadline`` (``timeout`` is for the message)."""
+    checks = None                           # checks only once it thrashes
+    while True:
+        found, digits, _, status = search(
+            m.root(), np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
+            np.int64(CHECK_AFTER), checks)
+        if status != THRASHING:
+            break
+        checks = m.checks()
+    if status == TIMED_OUT:
+        raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
+                           f"ask for fewer with limit= or count them with count()")
+    return found, digits
 
 
 def kakuro_kernels(limit, order="essay") -> tuple:
@@ -264,7 +288,7 @@ class Meter:
 
 
 def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
-          every=1.0) -> int:
+          every=1.0, scheduler=None) -> int:
     """How many solutions a puzzle has (at most ``limit``), without storing them.
 
     Where the undecided part of the puzzle splits into independent pieces,
@@ -284,6 +308,11 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     kernels release the GIL) and ``progress(Progress(...))`` is called about
     every ``every`` seconds until it ends, in the calling thread.
 
+    With ``scheduler`` (a ``distributed.Client``, a cluster, "local" or a
+    scheduler's address; the extra ``dist``), the fan-out tree is split into
+    subproblems counted as Dask tasks and added up (see ``dist``); the count
+    is the same. ``progress`` is for a count in this process only.
+
     Examples
     --------
     >>> count([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
@@ -292,11 +321,18 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     if progress is not None and not (callable(progress) and every > 0):
         raise ValueError(f"progress must be callable and every > 0, got {progress!r} and "
                          f"{every!r}")
+    if progress is not None and scheduler is not None:
+        raise ValueError("progress= follows a count in this process; with scheduler=, "
+                         "follow the cluster on its dashboard")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
+    if scheduler is not None:
+        from .dist import connected, count_on
+        with connected(scheduler) as client:
+            return count_on(client, m, cap, timeout, max_rows)
     found = (count_in_turns(m, cap, deadline) if progress is None else
              _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter),
                         progress, every))
@@ -341,16 +377,18 @@ def _reporting(work, progress, every):
     return out["value"]
 
 
-def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None):
+def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, memo=None):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
     With ``cap`` at most HUNT_MAX, turns of hunting and of counting alternate,
     the first ``turns[0]`` nodes long and each next one ``turns[1]`` times
     longer (a test may take very short turns; the count is the same). A
-    ``Meter`` follows the nodes.
+    ``Meter`` follows the nodes. The turns share one memo of pieces: ``memo``,
+    one kept from earlier counts of the same model, or a new one.
     """
     meter = Meter() if meter is None else meter
+    memo = new_memo(SLOTS_LOG2, DATA_WORDS) if memo is None else memo
     first_turn, growth = turns
     kernels = count_kernels(cap)
     turn = first_turn if "hunt" in kernels else NO_LIMIT
@@ -366,7 +404,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None):
         meter.add(0, turn)
         work = meter.state[2]
         pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                              SLOTS_LOG2, DATA_WORDS, work)
+                              memo, work)
         meter.add(turn - max(int(work[0]), 0), 0, work)
         if not (pieces == OUT_OF_NODES).any():
             break

@@ -41,8 +41,8 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     m = model(p)
     if m.status != 0:
         return 0
-    counts = count_pieces(m.root(), np.int64(limit), np.int64(NO_DEADLINE), slots_log2, words,
-                          np.array([NO_LIMIT, 0]))
+    counts = count_pieces(m.root(), np.int64(limit), np.int64(NO_DEADLINE),
+                          new_memo(slots_log2, words), np.array([NO_LIMIT, 0]))
     return int(np.prod([int(c) for c in counts]))
 
 

@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -37,3 +39,12 @@ def test_the_api_tour_runs(capsys):
     assert namespace["sols"].shape == (40, 11, 11) and namespace["n"] == 40
     assert namespace["r"].status == "solved"
     assert "┌" in capsys.readouterr().out
+
+
+@pytest.mark.dask
+def test_the_batch_tour_runs():
+    pytest.importorskip("distributed")
+    ns = run_block("## Many puzzles, many machines")
+    r = ns["r"]
+    assert (r.id, r.count, r.status, r.solutions.shape) == ("k3", 40, "multiple", (2, 11, 11))
+    assert ns["bad"] == [] and ns["n"] == 40

@@ -20,7 +20,7 @@ from ..combos import POPCOUNT
 from .force import apply_row, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
-from .memo import Memo, lookup, new_memo, store
+from .memo import MEMO, Memo, lookup, store
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, close_level, new_trail, next_row, open_level
 
@@ -227,11 +227,11 @@ def count_state(limit, tables, live, tally, deadline):
 
 
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
-COUNT_TYPES = (ROOT, INT, INT, INT, INT, INTS)
+COUNT_TYPES = (ROOT, INT, INT, MEMO, INTS)
 
 
 @kernel
-def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, work):
+def count_pieces(root, limit, deadline, memo, work):
     """Solutions of each independent piece of ``root`` at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
@@ -239,13 +239,13 @@ def count_pieces(root, limit, deadline, memo_slots_log2, memo_words, work):
     solution; ``[COUNT_TIMED_OUT]``: the deadline passed; ``[OUT_OF_NODES]``:
     more than ``work[0]`` rows were tried (``work`` is the tally's, see ``Tally``:
     another thread may read it to report progress). Pieces met again on the way are
-    counted once, in a memo of ``2**memo_slots_log2`` slots and
-    ``memo_words`` key words (see ``memo``).
+    counted once, in ``memo`` (see ``memo``): a memo kept from an earlier count of
+    the same model, from any root masks, serves again, since a key fixes its count.
     """
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return np.zeros(1, np.int64)
-    tally = new_tally(tables, live, new_memo(memo_slots_log2, memo_words), work,
+    tally = new_tally(tables, live, memo, work,
                       network_of(tables, live.mask.shape[0],   # none once forced moves solve it
                                  pick_entry(live.nalive) >= 0))
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split

@@ -31,8 +31,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 
-from .jit import kernel
+from .jit import INTS, kernel
 
 #: Default memo: 2**17 slots (half of them for keys) and 2**22 key words (32 MiB at most,
 #: touched only as keys are stored).
@@ -48,6 +49,10 @@ class Memo(NamedTuple):
     value: np.ndarray       #: int64, per entry: the count
     capped: np.ndarray      #: bool, per entry: the count was cut at its limit
     fill: np.ndarray        #: int64, 2: entries and data words in use
+
+
+#: The numba type of a ``Memo`` (the argument types of kernels compiled ahead, see ``ahead``).
+MEMO = types.NamedTuple((INTS, INTS, INTS, INTS, INTS, types.bool_[::1], INTS), Memo)
 
 
 @kernel
