@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
+.PHONY: demo test test-all bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,10 +24,10 @@ demo: install
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
 test: install
-	$(BIN)/python -m pytest -q -n 2 -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
 test-all: install
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 # The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).
 bench: $(VENV)/.bench-installed
@@ -35,6 +35,10 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python bench/count_many.py
 	$(BIN)/python bench/open_block.py
 	$(BIN)/python bench/explain.py
+
+# Scale: batch throughput on 1 and 2 cores, and a count split over a 2-worker Dask LocalCluster.
+bench-batch: $(VENV)/.bench-installed
+	$(BIN)/python bench/batch.py --results
 
 # Writers' drafts (many solutions): count(limit=2) and kakuro(limit=2) against CP-SAT.
 bench-drafts: $(VENV)/.bench-installed

@@ -48,13 +48,18 @@ def cluster(n):
     (every kernel loaded in every worker)."""
     from distributed import Client, LocalCluster
     c = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                     dashboard_address=None)
+                     dashboard_address=":0")
     client = Client(c)
     client.wait_for_workers(n)
-    k3 = os.path.join(HERE, "..", "puzzles", "k3.txt")
-    client.run(lambda: (kn.count(k3), kn.kakuro(k3, limit=2, order="any"),
-                        kn.kakuro(k3, limit=2), kn.count(k3, limit=2)))
+    client.run(warm, os.path.join(HERE, "..", "puzzles", "k3.txt"))
     return c, client
+
+
+def warm(path):
+    """Load in a worker every kernel the timed calls use."""
+    import kakuro_np
+    kakuro_np.count(path), kakuro_np.count(path, limit=2)
+    kakuro_np.kakuro(path, limit=2, order="any"), kakuro_np.kakuro(path, limit=2)
 
 
 def throughput(client, puzzles, rounds):
@@ -75,24 +80,40 @@ def throughput(client, puzzles, rounds):
     return times, counts
 
 
+def big_memo_count(p, timeout):
+    """``count(p)`` in this process with the memo a worker has (``dist.MEMO_*``)."""
+    from kakuro_np.engine.jit import deadline_ns
+    from kakuro_np.engine.memo import new_memo
+    from kakuro_np.solve import NO_LIMIT, count_in_turns, model
+    return count_in_turns(model(p), NO_LIMIT, deadline_ns(timeout),
+                          memo=new_memo(dist.MEMO_SLOTS_LOG2, dist.MEMO_WORDS))
+
+
 def distributed_counts(client, grids, rounds, timeout):
-    """``[(name, count, [one-process s], [distributed s])]``."""
+    """``[(name, count, {side: [seconds]})]``: ``kn.count`` in this process, the same
+    with a worker's memo, and split on the cluster."""
+    sides = ("one process", "one process, a worker's memo", "2 workers")
     rows = []
     for g in grids:
         p = kn.parse(g["grid"])
-        alone, spread, n = [], [], None
+        times, n = {side: [] for side in sides}, None
         for r in range(rounds):
-            for side in (("alone", "spread") if r % 2 == 0 else ("spread", "alone")):
-                if side == "spread":
+            for side in (sides if r % 2 == 0 else sides[::-1]):
+                if side == "2 workers":
                     client.run(dist.forget)
                 t = time.perf_counter()
-                got = kn.count(p, timeout=timeout, scheduler=client if side == "spread" else None)
-                (spread if side == "spread" else alone).append(time.perf_counter() - t)
+                if side == "one process":
+                    got = kn.count(p, timeout=timeout)
+                elif side == "2 workers":
+                    got = kn.count(p, timeout=timeout, scheduler=client)
+                else:
+                    got = big_memo_count(p, timeout)
+                times[side].append(time.perf_counter() - t)
                 assert n is None or got == n, f"{g['name']}: {got} != {n}"
                 n = got
-        rows.append((g["name"], n, alone, spread))
-        print(f"{g['name']}: {n:,} solutions, one process {statistics.median(alone):.2f} s, "
-              f"2 workers {statistics.median(spread):.2f} s", flush=True)
+        rows.append((g["name"], n, times))
+        print(f"{g['name']}: {n:,} solutions, " + ", ".join(
+            f"{side} {statistics.median(ts):.2f} s" for side, ts in times.items()), flush=True)
     return rows
 
 
@@ -138,18 +159,25 @@ def report(times, n_puzzles, rows, set_name) -> str:
         s = statistics.median(ts)
         lines.append(f"| {name} | {s:.2f} | {n_puzzles / s:,.0f} | {base / s:.2f}x |")
     if rows:
-        lines += ["", "Exact counts of open grids, `kn.count(p)` in one process against "
-                  "`kn.count(p, scheduler=client)` on a 2-worker LocalCluster (workers' memos "
-                  "dropped before each; median of the rounds; the same counts):", "",
-                  "| grid | solutions | one process | 2 workers | speed-up |",
-                  "|---|---:|---:|---:|---:|"]
-        total_a = total_s = 0.0
-        for name, n, alone, spread in rows:
-            a, s = statistics.median(alone), statistics.median(spread)
-            total_a, total_s = total_a + a, total_s + s
-            lines.append(f"| {name} | {n:,} | {a:.1f} s | {s:.1f} s | {a / s:.2f}x |")
-        lines.append(f"| total | | {total_a:.1f} s | {total_s:.1f} s | "
-                     f"{total_a / total_s:.2f}x |")
+        lines += ["", "Exact counts of open grids (`sets/long_counts.jsonl`): `kn.count(p)` in "
+                  "one process; the same with the larger memo each worker keeps "
+                  f"(2**{dist.MEMO_SLOTS_LOG2} slots, {dist.MEMO_WORDS:,} key words); and "
+                  "`kn.count(p, scheduler=client)` on a 2-worker LocalCluster, split into "
+                  f"{dist.TASKS_PER_THREAD} subproblems a worker, the workers' memos dropped "
+                  "before each. Median of the rounds, sides alternating; every side gave "
+                  "the same count:", "",
+                  "| grid | solutions | one process | one process, worker's memo | "
+                  "2 workers | speed-up | speed-up, same memo |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        totals = [0.0, 0.0, 0.0]
+        for name, n, times in rows:
+            a, b, s = (statistics.median(ts) for ts in times.values())
+            totals = [totals[0] + a, totals[1] + b, totals[2] + s]
+            lines.append(f"| {name} | {n:,} | {a:.1f} s | {b:.1f} s | {s:.1f} s | "
+                         f"{a / s:.2f}x | {b / s:.2f}x |")
+        a, b, s = totals
+        lines.append(f"| total | | {a:.1f} s | {b:.1f} s | {s:.1f} s | {a / s:.2f}x | "
+                     f"{b / s:.2f}x |")
     lines.append(end)
     return "\n".join(lines) + "\n"
 

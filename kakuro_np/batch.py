@@ -276,12 +276,12 @@ def _listed(puzzles) -> list:
 
 def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=None):
     """``(index, Result)`` for each item of ``listed``, as they finish (``solve_many``'s
-    work). A worker process that dies (out of memory, a signal) is replaced;
-    the puzzles in flight then are tried again each in a process of its own,
-    and one whose process dies again is recorded as an error. With a
-    ``scheduler``, on Dask (``dist.solved_on``)."""
+    work), a chunk of puzzles a task (``chunk_size``). A worker process that dies (out
+    of memory, a signal) is replaced; the puzzles in flight then are tried again each
+    in a process of its own, and one whose process dies again is recorded as an
+    error. With a ``scheduler``, on Dask (``solved_on``)."""
     if scheduler is not None:
-        from .dist import connected, solved_on
+        from .dist import connected
         with connected(scheduler) as client:
             yield from solved_on(client, listed, limit, timeout, keep)
         return
@@ -292,32 +292,63 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
         return
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
-    todo = list(range(len(listed)))[::-1]            # popped from the end: input order
+    todo = chunks(len(listed), workers)[::-1]        # popped from the end: input order
     while todo:
         pool = _pool(workers)
         running, broken = {}, False
         try:
             while (todo or running) and not broken:
-                while todo and len(running) < 4 * workers:
-                    i = todo.pop()
+                while todo and len(running) < WINDOW * workers:
+                    at = todo.pop()
                     try:
-                        running[pool.submit(_solve_one, listed[i], limit, timeout, keep)] = i
+                        future = pool.submit(_solve_chunk, [listed[i] for i in at], limit,
+                                             timeout, keep)
                     except BrokenProcessPool:
-                        todo.append(i)
+                        todo.append(at)
                         broken = True
                         break
+                    running[future] = at
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     try:
-                        result = future.result()
+                        results = future.result()
                     except BrokenProcessPool:
                         broken = True
                         continue
-                    yield running.pop(future), result
+                    yield from zip(running.pop(future), results)
         finally:
             pool.shutdown(cancel_futures=True)
-        for i in sorted(running.values()):         # a worker died: each alone once more
+        for i in sorted(i for at in running.values() for i in at):   # each alone once more
             yield i, _alone(listed[i], limit, timeout, keep)
+
+
+#: Tasks a worker (process, or Dask worker thread) is kept busy with at once.
+WINDOW = 4
+#: Chunks per worker a batch is cut into, at most; and the most puzzles in a chunk.
+CHUNKS_PER_WORKER, MOST_IN_CHUNK = 16, 16
+
+
+def chunks(n, workers) -> list:
+    """The items of a batch of ``n`` cut into tasks: ``[range, ...]`` in input order.
+
+    Tiny puzzles take a millisecond, about what sending one to a worker and back
+    costs, so a task takes up to MOST_IN_CHUNK of them, while keeping at least
+    CHUNKS_PER_WORKER tasks a worker for the load to even out.
+
+    Examples
+    --------
+    >>> len(chunks(500, 2)), chunks(500, 2)[0], chunks(500, 2)[-1]
+    (34, range(0, 15), range(495, 500))
+    >>> chunks(3, 2)
+    [range(0, 1), range(1, 2), range(2, 3)]
+    """
+    size = max(1, min(MOST_IN_CHUNK, n // (CHUNKS_PER_WORKER * workers)))
+    return [range(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def _solve_chunk(chunk, limit, timeout, keep) -> list:
+    """``solve_one`` of each item of a chunk, looked up when a worker runs it."""
+    return [solve_one(item, limit, timeout, keep) for item in chunk]
 
 
 def _alone(item, limit, timeout, keep) -> Result:
@@ -325,7 +356,7 @@ def _alone(item, limit, timeout, keep) -> Result:
     from concurrent.futures.process import BrokenProcessPool
     pool = _pool(1)
     try:
-        return pool.submit(_solve_one, item, limit, timeout, keep).result()
+        return pool.submit(_solve_chunk, [item], limit, timeout, keep).result()[0]
     except BrokenProcessPool:
         return Result(item[0], None, np.zeros((0, 0, 0), np.int8), "error",
                       "the worker process solving it died (out of memory?)", 0.0, None)
@@ -333,15 +364,65 @@ def _alone(item, limit, timeout, keep) -> Result:
         pool.shutdown(cancel_futures=True)
 
 
-def _solve_one(*args) -> Result:
-    """``solve_one``, looked up when a worker runs it."""
-    return solve_one(*args)
+
+
+def solved_on(client, listed, limit=None, timeout=None, keep=None):
+    """``(index, Result)`` for each ``(id, grid)`` of ``listed``, as they finish on the
+    cluster (``solved``'s work there), a chunk of puzzles a task (``chunks``).
+
+    Files are read here, so the workers need not see them. A chunk whose task
+    fails past Dask's retries (its workers kept dying) is tried again a puzzle a
+    task, and a puzzle whose task fails again is an error Result.
+    """
+    from .dist import _distributed, threads
+    distributed = _distributed()
+    n_threads = threads(client)
+    todo = chunks(len(listed), n_threads)[::-1]       # popped from the end: input order
+    running = {}
+    done = distributed.as_completed()
+
+    def submit(at):
+        future = client.submit(_solve_chunk, [(listed[i][0], _read_here(listed[i][1]))
+                                              for i in at], limit, timeout, keep, pure=False)
+        running[future] = at
+        done.add(future)
+
+    for _ in range(WINDOW * n_threads):
+        if todo:
+            submit(todo.pop())
+    for future in done:
+        at = running.pop(future)
+        try:
+            results = future.result()
+        except Exception as e:                         # KilledWorker and the like
+            if len(at) > 1:
+                for i in at:
+                    submit(range(i, i + 1))
+                continue
+            results = [Result(listed[at[0]][0], None, np.zeros((0, 0, 0), np.int8), "error",
+                              f"its task failed on the cluster ({type(e).__name__}: {e})",
+                              0.0, None)]
+        yield from zip(at, results)
+        if todo:
+            submit(todo.pop())
+
+
+def _read_here(grid):
+    """A grid given as a path, read in this process (a PuzzleError when it cannot be): the
+    workers of a cluster may not see its files."""
+    if isinstance(grid, (str, os.PathLike)) and os.path.isfile(grid):
+        from .formats import as_puzzle
+        try:
+            return as_puzzle(grid)
+        except ValueError as e:
+            return e
+    return grid
 
 
 def _workers(workers) -> int:
     if workers is None:
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                   else os.cpu_count() or 1)
+        from .dist import cores
+        return cores()
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1 or None, got {workers!r}")
     return int(workers)

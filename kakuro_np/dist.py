@@ -5,7 +5,7 @@ names: a Client, a cluster object, ``"local"`` (a LocalCluster of one
 single-threaded worker process per core, on loopback, closed afterwards) or a
 scheduler's address (``"tcp://host:8786"``). On it:
 
-- ``solved_on`` runs a batch, a task per puzzle (``batch.solve_one``);
+- ``batch.solved_on`` runs a batch there, a chunk of puzzles a task;
 - ``count_on`` and ``solutions_on`` split one puzzle's fan-out tree into
   subproblems (``engine.split``), a task each, and add up their counts or
   join their solutions in the fan-out order.
@@ -44,10 +44,8 @@ from .errors import SolveTimeout
 #: Few and large: branches share pieces, and a worker's memo serves only its own tasks
 #: (on 2 workers, a 37 s count took 16.7-16.9 s split into 2-8 tasks, 25 s into 32).
 TASKS_PER_THREAD = 4
-#: Puzzles per worker thread a distributed batch keeps submitted at once.
-WINDOW_PER_THREAD = 4
-#: Seconds to wait for a scheduler's address to answer.
-CONNECT_SECONDS = 10
+#: Seconds to wait for a scheduler's address to answer, and for a cluster's first worker.
+CONNECT_SECONDS, WORKER_WAIT = 10, 60
 #: Models a worker keeps built, by puzzle, each with its memo of pieces (its tasks of one
 #: puzzle build the model once and share the memo).
 MODELS_KEPT = 2
@@ -77,15 +75,15 @@ def connected(scheduler):
 
     A Client is used as it is; a cluster object gets a Client of its own;
     ``"local"`` starts a LocalCluster (one single-threaded worker process per
-    core, loopback, no dashboard) for the block; any other string is a
+    core, loopback, its dashboard on a free port) for the block; any other string is a
     scheduler's address. A Client or cluster given is left open.
     """
     distributed = _distributed()
     if isinstance(scheduler, distributed.Client):
         yield scheduler
     elif scheduler == "local":
-        with distributed.LocalCluster(n_workers=_cores(), threads_per_worker=1, processes=True,
-                                      host="127.0.0.1", dashboard_address=None) as cluster, \
+        with distributed.LocalCluster(n_workers=cores(), threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=":0") as cluster, \
                 distributed.Client(cluster) as client:
             yield client
     elif isinstance(scheduler, str):
@@ -104,14 +102,21 @@ def connected(scheduler):
                          f"address like 'tcp://host:8786', got {scheduler!r}")
 
 
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-        os.cpu_count() or 1
+def cores() -> int:
+    """The cores this process may run on."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
 
 
 def threads(client) -> int:
-    """The worker threads of the cluster (at least 1, waiting for a first worker)."""
-    client.wait_for_workers(1)
+    """The worker threads of the cluster (waiting up to WORKER_WAIT s for a first worker;
+    ConnectionError past it)."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT)
+    except TimeoutError:
+        raise ConnectionError(f"the Dask scheduler at {client.scheduler.address} has no "
+                              f"worker (start one with: dask worker "
+                              f"{client.scheduler.address})") from None
     return max(1, sum(client.nthreads().values()))
 
 
@@ -128,20 +133,16 @@ def model_key(puzzle, max_rows) -> str:
     return h.hexdigest()
 
 
-def _model(puzzle, key, max_rows) -> tuple:
-    """``(model, memo)``: the worker's model of ``puzzle`` and its memo of pieces, made on
-    its first task and kept for the others (a memo's counts hold for every subproblem of
-    the model, see ``counting.count_pieces``)."""
-    from .engine.memo import new_memo
-    from .solve import model
-    kept = _models.get(key)
-    if kept is None:
-        kept = model(puzzle, max_rows), new_memo(MEMO_SLOTS_LOG2, MEMO_WORDS)
-        _models[key] = kept
+def kept(key, make):
+    """This worker's value for ``key``: ``make()`` on the first task that asks, kept for
+    the later ones (the MODELS_KEPT last keys asked for)."""
+    value = _models.get(key)
+    if value is None:
+        value = _models[key] = make()
         while len(_models) > MODELS_KEPT:
             _models.popitem(last=False)
     _models.move_to_end(key)
-    return kept
+    return value
 
 
 def forget() -> None:
@@ -150,46 +151,31 @@ def forget() -> None:
     _models.clear()
 
 
-def _deadline(end) -> int:
+def deadline_of(end) -> int:
+    """The kernels' deadline (``monotonic_ns``) for the wall-clock time ``end`` (None:
+    never)."""
     from .engine.jit import deadline_ns
     return deadline_ns(None if end is None else max(end - time.time(), 0.0))
 
 
-def count_task(puzzle, key, max_rows, mask, cap, end):
-    """A task: the solutions below the subproblem ``mask``, at most ``cap`` (None past
-    ``end``)."""
-    from .solve import count_in_turns
-    m, memo = _model(puzzle, key, max_rows)
-    return count_in_turns(m._replace(mask=mask), cap, _deadline(end), memo=memo)
-
-
-def solutions_task(puzzle, key, max_rows, mask, cap, end):
-    """A task: the first ``cap`` solutions below the subproblem ``mask`` in the essay's
-    order, as digits per variable ((n, V) int8); SolveTimeout past ``end``."""
-    from .solve import essay_solutions
-    m, _ = _model(puzzle, key, max_rows)
-    found, digits = essay_solutions(m._replace(mask=mask), cap, _deadline(end))
-    return digits[:found]
-
-
 def _submit_split(client, task, m, cap, timeout, max_rows, tasks):
     from .engine.split import split
-    from .solve import MAX_ROWS
     end = None if timeout is None else time.time() + timeout
-    max_rows = MAX_ROWS if max_rows is None else max_rows
     parts = split(m, tasks if tasks is not None else TASKS_PER_THREAD * threads(client))
     key = model_key(m.puzzle, max_rows)
     return [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, pure=False)
             for mask in parts]
 
 
-def count_on(client, m, cap, timeout=None, max_rows=None, tasks=None):
+def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
     """``count`` of model ``m`` on the cluster: at most ``cap`` (exact for NO_LIMIT),
     the subproblems' counts added as they come; SolveTimeout past ``timeout``
-    seconds. ``max_rows`` is the budget ``m`` was built with; the tree is split
-    into ``tasks`` subproblems (default TASKS_PER_THREAD a worker thread)."""
+    seconds. ``task(puzzle, key, max_rows, mask, cap, end)`` counts one subproblem
+    (``solve.count_subproblem``); ``max_rows`` is the budget ``m`` was built with;
+    the tree is split into ``tasks`` subproblems (default TASKS_PER_THREAD a worker
+    thread)."""
     distributed = _distributed()
-    futures = _submit_split(client, count_task, m, cap, timeout, max_rows, tasks)
+    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
     total = 0
     try:
         for future in distributed.as_completed(futures):
@@ -205,14 +191,16 @@ def count_on(client, m, cap, timeout=None, max_rows=None, tasks=None):
     return min(total, cap)
 
 
-def solutions_on(client, m, cap, timeout=None, max_rows=None, tasks=None):
+def solutions_on(client, task, m, cap, timeout, max_rows, tasks=None):
     """The first ``cap`` solutions of model ``m`` in the essay's order, found on the
     cluster: ``(found, digits per variable)``; SolveTimeout past ``timeout`` seconds.
+    ``task`` finds a subproblem's (``solve.subproblem_solutions``); the rest is as
+    for ``count_on``.
 
     Each subproblem's task finds up to ``cap`` solutions; they are joined in
     the fan-out order, and the tasks after the ``cap``-th solution are cancelled.
     """
-    futures = _submit_split(client, solutions_task, m, cap, timeout, max_rows, tasks)
+    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
     got, found = [], 0
     try:
         for future in futures:
@@ -230,55 +218,3 @@ def solutions_on(client, m, cap, timeout=None, max_rows=None, tasks=None):
         client.cancel(futures)
     digits = np.concatenate(got)[:cap] if got else np.zeros((0, len(m.var_cell)), np.int8)
     return len(digits), digits
-
-
-# ---------------------------------------------------------------------------
-# Batches
-
-
-def solved_on(client, listed, limit=None, timeout=None, keep=None):
-    """``(index, Result)`` for each ``(id, grid)`` of ``listed``, as they finish on the
-    cluster (``batch.solved``'s work there).
-
-    Files are read here, so the workers need not see them. A puzzle whose
-    task fails past Dask's retries (its workers kept dying) is an error Result.
-    """
-    distributed = _distributed()
-    from .batch import Result, _solve_one
-    window = WINDOW_PER_THREAD * threads(client)
-    todo = iter(enumerate(listed))
-    running = {}
-    done = distributed.as_completed()
-
-    def submit():
-        for i, (pid, grid) in todo:
-            future = client.submit(_solve_one, (pid, _read_here(grid)), limit, timeout, keep,
-                                   pure=False)
-            running[future] = (i, pid)
-            done.add(future)
-            return
-
-    for _ in range(window):
-        submit()
-    for future in done:
-        i, pid = running.pop(future)
-        try:
-            result = future.result()
-        except Exception as e:                         # KilledWorker and the like
-            result = Result(pid, None, np.zeros((0, 0, 0), np.int8), "error",
-                            f"its task failed on the cluster ({type(e).__name__}: {e})",
-                            0.0, None)
-        yield i, result
-        submit()
-
-
-def _read_here(grid):
-    """A grid given as a path, read in this process (a PuzzleError when it cannot be): the
-    workers of a cluster may not see its files."""
-    if isinstance(grid, (str, os.PathLike)) and os.path.isfile(grid):
-        from .formats import as_puzzle
-        try:
-            return as_puzzle(grid)
-        except ValueError as e:
-            return e
-    return grid

@@ -164,7 +164,7 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     def run(cap):
         if client is None:
             return essay_solutions(m, cap, deadline, timeout)
-        return solutions_on(client, m, cap, timeout, max_rows)
+        return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
 
     try:
         if kernel == "any":
@@ -332,13 +332,40 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     if scheduler is not None:
         from .dist import connected, count_on
         with connected(scheduler) as client:
-            return count_on(client, m, cap, timeout, max_rows)
+            return count_on(client, count_subproblem, m, cap, timeout, max_rows)
     found = (count_in_turns(m, cap, deadline) if progress is None else
              _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter),
                         progress, every))
     if found is None:
         raise SolveTimeout(f"timed out after {timeout} s while counting")
     return found
+
+
+def _kept_model(puzzle, key, max_rows) -> tuple:
+    """``(model, memo)`` of ``puzzle`` in a Dask worker: made on its first task and kept
+    for the others (a memo's counts hold for every subproblem of the model, see
+    ``counting.count_pieces``)."""
+    from .dist import MEMO_SLOTS_LOG2, MEMO_WORDS, kept
+    return kept(key, lambda: (model(puzzle, max_rows), new_memo(MEMO_SLOTS_LOG2, MEMO_WORDS)))
+
+
+def count_subproblem(puzzle, key, max_rows, mask, cap, end):
+    """A Dask task (``dist.count_on``): the solutions below the subproblem ``mask`` of
+    ``puzzle``'s model (named ``key``), at most ``cap``; None past the wall-clock
+    time ``end``."""
+    from .dist import deadline_of
+    m, memo = _kept_model(puzzle, key, max_rows)
+    return count_in_turns(m._replace(mask=mask), cap, deadline_of(end), memo=memo)
+
+
+def subproblem_solutions(puzzle, key, max_rows, mask, cap, end):
+    """A Dask task (``dist.solutions_on``): the first ``cap`` solutions below the
+    subproblem ``mask`` in the essay's order, as digits per variable ((n, V) int8);
+    SolveTimeout past the wall-clock time ``end``."""
+    from .dist import deadline_of
+    m, _ = _kept_model(puzzle, key, max_rows)
+    found, digits = essay_solutions(m._replace(mask=mask), cap, deadline_of(end))
+    return digits[:found]
 
 
 def count_kernels(limit) -> tuple:

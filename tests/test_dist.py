@@ -20,7 +20,7 @@ from conftest import PUZZLES
 distributed = pytest.importorskip("distributed")
 dist = importlib.import_module("kakuro_np.dist")
 
-pytestmark = pytest.mark.dask
+pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask")]
 SAMPLES = sorted(str(p) for p in PUZZLES.glob("k*.txt"))
 #: A 12x12 grid of a random fill with 166,162,320 solutions: about 1.3 s to count in one
 #: process, in hundreds of subproblems.
@@ -33,7 +33,7 @@ def client():
     kn.kakuro(MANY, limit=300)      # start, so that they load them rather than each compile
     solve_many(SAMPLES[:1], workers=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  host="127.0.0.1", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         c.wait_for_workers(2)
         yield c
@@ -67,7 +67,9 @@ def test_a_split_count_is_the_count_of_one_process(client):
     want = kn.count(MANY)
     assert want == 166_162_320
     assert kn.count(MANY, scheduler=client) == want
-    assert dist.count_on(client, kn.solve.model(MANY), 10**9, tasks=7) == want
+    solve = importlib.import_module("kakuro_np.solve")
+    assert dist.count_on(client, solve.count_subproblem, solve.model(MANY), 10**9, None,
+                         solve.MAX_ROWS, tasks=7) == want
     assert kn.count(MANY, limit=1000, scheduler=client) == 1000
 
 
@@ -132,3 +134,12 @@ def test_a_killed_batch_on_the_cluster_resumes_to_the_same_file(client, tmp_path
              for line in whole.read_text().splitlines()]
     assert [{k: v for k, v in json.loads(line).items() if k != "seconds"}
             for line in cut.read_text().splitlines()] == strip
+
+
+def test_a_cluster_without_workers_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(dist, "WORKER_WAIT", 0.5)
+    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        with pytest.raises(ConnectionError, match="has no worker"):
+            kn.count(MANY, scheduler=c)
