@@ -364,8 +364,6 @@ def _alone(item, limit, timeout, keep) -> Result:
         pool.shutdown(cancel_futures=True)
 
 
-
-
 def solved_on(client, listed, limit=None, timeout=None, keep=None):
     """``(index, Result)`` for each ``(id, grid)`` of ``listed``, as they finish on the
     cluster (``solved``'s work there), a chunk of puzzles a task (``chunks``).
@@ -374,8 +372,8 @@ def solved_on(client, listed, limit=None, timeout=None, keep=None):
     fails past Dask's retries (its workers kept dying) is tried again a puzzle a
     task, and a puzzle whose task fails again is an error Result.
     """
-    from .dist import _distributed, threads
-    distributed = _distributed()
+    from .dist import distributed_module, threads
+    distributed = distributed_module()
     n_threads = threads(client)
     todo = chunks(len(listed), n_threads)[::-1]       # popped from the end: input order
     running = {}
@@ -414,7 +412,7 @@ def _read_here(grid):
         from .formats import as_puzzle
         try:
             return as_puzzle(grid)
-        except ValueError as e:
+        except (ValueError, OSError) as e:
             return e
     return grid
 

@@ -60,7 +60,8 @@ INSTALL = "pip install 'kakuro_np[dist]'"
 _models: OrderedDict = OrderedDict()
 
 
-def _distributed():
+def distributed_module():
+    """``distributed``, or an ImportError saying how to install it."""
     try:
         import distributed
     except ImportError:
@@ -78,7 +79,7 @@ def connected(scheduler):
     core, loopback, its dashboard on a free port) for the block; any other string is a
     scheduler's address. A Client or cluster given is left open.
     """
-    distributed = _distributed()
+    distributed = distributed_module()
     if isinstance(scheduler, distributed.Client):
         yield scheduler
     elif scheduler == "local":
@@ -174,7 +175,7 @@ def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
     (``solve.count_subproblem``); ``max_rows`` is the budget ``m`` was built with;
     the tree is split into ``tasks`` subproblems (default TASKS_PER_THREAD a worker
     thread)."""
-    distributed = _distributed()
+    distributed = distributed_module()
     futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
     total = 0
     try:

@@ -14,6 +14,7 @@ limit    : how many solutions to find or count at most (``NO_LIMIT``: no limit).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -155,18 +156,17 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     kernel, = kakuro_kernels(limit, order)
     ahead.wait(kernel)                      # the command line may compile it ahead
 
-    client = None
-    if scheduler is not None and kernel != "any":
-        from .dist import connected, solutions_on
-        connection = connected(scheduler)
-        client = connection.__enter__()
+    with contextlib.ExitStack() as stack:
+        client = None                       # a Dask cluster's, with a scheduler
+        if scheduler is not None and kernel != "any":
+            from .dist import connected, solutions_on
+            client = stack.enter_context(connected(scheduler))
 
-    def run(cap):
-        if client is None:
-            return essay_solutions(m, cap, deadline, timeout)
-        return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
+        def run(cap):
+            if client is None:
+                return essay_solutions(m, cap, deadline, timeout)
+            return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
 
-    try:
         if kernel == "any":
             found, digits = _any_solutions(m, cap, deadline, timeout)
         elif limit is None:                 # bounded by max_bytes instead
@@ -182,9 +182,6 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
                     f"with count()")
         else:
             found, digits = run(cap)
-    finally:
-        if client is not None:
-            connection.__exit__(None, None, None)
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)

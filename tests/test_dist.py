@@ -6,6 +6,7 @@ import importlib
 import json
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -143,3 +144,12 @@ def test_a_cluster_without_workers_is_a_clear_error(monkeypatch):
             distributed.Client(cluster) as c:
         with pytest.raises(ConnectionError, match="has no worker"):
             kn.count(MANY, scheduler=c)
+
+
+def test_without_dask_the_message_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "distributed", None)     # import distributed fails
+    with pytest.raises(ImportError, match=r"kakuro_np\[dist\]"):
+        kn.count(PUZZLES / "k2.txt", scheduler="local")
+    code = main(["solve", "--count", "--dask", "local", str(PUZZLES / "k2.txt")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "pip install" in err
