@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
+.PHONY: demo test test-all chromium bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,18 @@ demo: install
 	$(BIN)/kakuro-np solve puzzles/k2.txt
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
-test: install
+test: install chromium
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
-test-all: install
+# The play page's tests drive Debian's Chromium (no browser download); installed when missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; \
+	  else echo "no chromium: the play page's browser tests will be skipped (apt-get install chromium)"; fi; }
+
+test-all: install chromium
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 # The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).

@@ -626,6 +626,26 @@ class _Bar:
         sys.stderr.write("\n")
 
 
+def cmd_play(args) -> int:
+    from . import formats
+    from .play.game import Game
+    from .play.server import serve
+    game = Game()                                        # create mode
+    if args.file is not None:
+        game = Game(_load(args.file, args.format), _name(args.file) + ".txt")
+        if args.file != "-" and isinstance(_source(args.file), pathlib.Path):
+            with open(args.file, "rb") as f:             # a pipe file keeps marks and time
+                text = f.read(formats.MAX_TEXT + 1).decode("utf-8", "replace")
+            if (args.format or formats.detect(text)) == "pipe":
+                game.load({"text": text, "name": _name(args.file) + ".txt"})
+    try:
+        serve(game, args.port, open_browser=not args.no_browser, verbose=args.verbose)
+    except OSError as e:
+        raise Refusal(f"cannot serve on 127.0.0.1:{args.port}: {e.strerror or e}",
+                      EXIT_BAD_INPUT) from None
+    return EXIT_OK
+
+
 def cmd_kc(args) -> int:
     from .combos import kc
     lengths = [args.length] if args.length is not None else range(1, 10)
@@ -874,6 +894,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "DIR/NAME-solution.txt")
     p.add_argument("--svg", metavar="DIR", help="draw each puzzle to DIR/NAME.svg")
     p.set_defaults(run=cmd_generate)
+
+    p = sub.add_parser("play", help="play or create puzzles in the browser",
+                       description="Serve a page on 127.0.0.1 to solve a puzzle by hand (pencil "
+                                   "marks, check, hint, undo, a timer) or to create one, and "
+                                   "open it in the browser. Without FILE, create mode.")
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="a puzzle file or a puzz.link URL (a pipe file keeps marks and time)")
+    p.add_argument("--format", choices=formats.FORMATS, help="the input format (default: detect)")
+    p.add_argument("--port", type=_whole(0, 65535), default=0, metavar="N",
+                   help="the port (default: a free one)")
+    p.add_argument("--no-browser", action="store_true", help="serve without opening a browser")
+    p.add_argument("--verbose", action="store_true", help="log each request on stderr")
+    p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("kc", help="the combinations of distinct digits for a clue",
                        description="Every set of distinct digits 1-9 with the given total.")

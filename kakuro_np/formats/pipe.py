@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..puzzle import Puzzle
 from ..tokens import cell_tokens
 from .text import (_build, _choices, _clue, _content, _fields, _given, _lines, _row, _split_clue,
@@ -47,9 +49,39 @@ def _pipe_cell(token: str, n: int, col: int):
     return _given(digit, n, col, "pipe") if digit else "_"
 
 
-def write_pipe(puzzle: Puzzle) -> str:
-    """The thesis's file: cells joined by ``|``, bordered only where it must be."""
-    lines = ["|".join(row) for row in cell_tokens(puzzle, "", "\\", _split_clue("\\"))]
+def pipe_marks(text: str) -> np.ndarray:
+    """The pencil marks (choices) of each cell of a pipe file, as (H, W, 9) bool.
+
+    Examples
+    --------
+    >>> marks = pipe_marks("\\\\|\\\\4|\\\\3\\n\\\\3|1(1,2)|(1,2)\\n\\\\4| |")
+    >>> [[d + 1 for d in range(9) if marks[1, c, d]] for c in range(3)]
+    [[], [1, 2], [1, 2]]
+    """
+    puzzle = parse_pipe(text)                       # checks every cell and choice
+    content = _content(_lines(text))
+    bordered = _pipe_bordered([line for _, line in content])
+    marks = np.zeros(puzzle.shape + (9,), bool)
+    for r, (_, line) in enumerate(content):
+        for c, (_, token) in enumerate(_pipe_fields(line, bordered)):
+            if "\\" not in token and "(" in token:
+                inside = token.partition("(")[2].partition(")")[0]
+                marks[r, c, [int(d) - 1 for d in inside.split(",") if d.strip()]] = True
+    return marks
+
+
+def write_pipe(puzzle: Puzzle, marks=None) -> str:
+    """The thesis's file: cells joined by ``|``, bordered only where it must be.
+
+    ``marks`` ((H, W, 9) bool) adds each blank cell's pencil marks as choices,
+    ``digit(a,b,...)``, which ``pipe_marks`` reads back.
+    """
+    rows = cell_tokens(puzzle, "", "\\", _split_clue("\\"))
+    if marks is not None:
+        for r, c in np.argwhere(puzzle.blank & np.asarray(marks).any(axis=2)):
+            choices = ",".join(str(d + 1) for d in np.flatnonzero(marks[r, c]))
+            rows[r][c] += f"({choices})"
+    lines = ["|".join(row) for row in rows]
     if puzzle.shape[1] == 1 or _pipe_bordered(lines):
         lines = [f"|{line}|" for line in lines]
     return _text(lines)

@@ -1,0 +1,345 @@
+"""kakuro-np play without a browser: the game's rules, its files, and the server's answers to bad requests."""
+
+import json
+import re
+import threading
+import urllib.error
+import urllib.request
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import kakuro_np as kn
+from kakuro_np.cli import main
+from kakuro_np.formats.pipe import pipe_marks, write_pipe
+from kakuro_np.play.game import Game, MoveError, heads, solves
+from kakuro_np.play.server import make_server
+
+from conftest import PUZZLES
+from strategies import filled_puzzles
+
+TINY = "x ; 4 0 ; 3 0\n0 3 ; _ ; _\n0 4 ; _ ; _"          # one solution: 1 2 / 3 1
+CSPUZ = "https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"
+
+
+def board_of(state):
+    """What a state says of the board, to compare states."""
+    return {k: state[k] for k in ("mode", "kind", "down", "across", "digits", "marks")}
+
+
+# -- the game -----------------------------------------------------------------------------
+
+def test_a_game_is_played_to_the_end_and_the_timer_stops():
+    game = Game(kn.read(PUZZLES / "k2.txt"))
+    solution = kn.kakuro(game.puzzle)[0]
+    assert game.state()["running"] and game.status()["solutions"] == "unique"
+    for r, c in np.argwhere(game.puzzle.blank):
+        state = game.move({"op": "digit", "cell": [int(r), int(c)], "digit": int(solution[r, c])})
+    assert state["solved"] and state["message"].startswith("Solved in ")
+    assert not state["running"]
+    assert game.hint()["message"] == "solved already"
+
+
+def test_check_marks_a_wrong_digit_and_undo_restores_the_cell():
+    game = Game(kn.parse(TINY))
+    game.move({"op": "digit", "cell": [1, 1], "digit": 1})
+    state = game.move({"op": "digit", "cell": [1, 2], "digit": 1})    # wrong: 2 belongs there
+    assert game.check()["wrong"] == [[1, 2]]
+    state = game.undo()
+    assert state["digits"][1] == [0, 1, 0] and state["wrong"] == []
+    assert game.redo()["digits"][1] == [0, 1, 1]
+    assert game.undo()["can_redo"]
+
+
+def test_marks_toggle_and_clear_takes_the_digit_first():
+    game = Game(kn.parse(TINY))
+    game.move({"op": "mark", "cell": [2, 2], "digit": 3})
+    state = game.move({"op": "mark", "cell": [2, 2], "digit": 1})
+    assert state["marks"][2][2] == [1, 3]
+    assert game.move({"op": "mark", "cell": [2, 2], "digit": 3})["marks"][2][2] == [1]
+    game.move({"op": "digit", "cell": [2, 2], "digit": 1})
+    state = game.move({"op": "clear", "cell": [2, 2]})
+    assert state["digits"][2][2] == 0 and state["marks"][2][2] == [1]
+    assert game.move({"op": "clear", "cell": [2, 2]})["marks"][2][2] == []
+
+
+@pytest.mark.parametrize("body, said", [
+    ({"op": "digit", "cell": [1, 1], "digit": 0}, "a digit is 1-9"),
+    ({"op": "digit", "cell": [1, 1], "digit": 10}, "a digit is 1-9"),
+    ({"op": "digit", "cell": [1, 1], "digit": "5"}, "a digit is 1-9"),
+    ({"op": "digit", "cell": [1, 1], "digit": True}, "a digit is 1-9"),
+    ({"op": "digit", "cell": [3, 1], "digit": 5}, "no cell (3, 1)"),
+    ({"op": "digit", "cell": [-1, 1], "digit": 5}, "no cell (-1, 1)"),
+    ({"op": "digit", "cell": [0, 1], "digit": 5}, "not a blank cell"),
+    ({"op": "digit", "cell": "1,1", "digit": 5}, "a cell is [row, col]"),
+    ({"op": "digit", "digit": 5}, "a cell is [row, col]"),
+    ({"op": "jump", "cell": [1, 1]}, "unknown move"),
+])
+def test_a_bad_move_is_refused_and_changes_nothing(body, said):
+    game = Game(kn.parse(TINY))
+    game.move({"op": "digit", "cell": [2, 1], "digit": 3})
+    before = board_of(game.state())
+    with pytest.raises(MoveError, match=re.escape(said)):
+        game.move(body)
+    assert board_of(game.state()) == before and game.state()["can_undo"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(filled_puzzles(max_side=6), st.lists(st.tuples(
+    st.sampled_from(["digit", "mark", "clear", "undo", "redo"]), st.integers(0, 6),
+    st.integers(0, 6), st.integers(-1, 10)), max_size=30))
+def test_undo_unwinds_any_moves_and_bad_ones_change_nothing(case, moves):
+    """Any moves, bad ones among them, then undo to the start gives the start again;
+    a refused move leaves the board as it was."""
+    puzzle, _ = case
+    game = Game(puzzle)
+    start = board_of(game.state())
+    for op, r, c, d in moves:
+        before = board_of(game.state())
+        try:
+            if op in ("undo", "redo"):
+                getattr(game, op)()
+            else:
+                game.move({"op": op, "cell": [r, c], "digit": d})
+        except MoveError:
+            assert board_of(game.state()) == before
+    while game.state()["can_undo"]:
+        game.undo()
+    assert board_of(game.state()) == start
+
+
+def test_hint_names_a_wrong_digit_then_wrong_marks_then_logic():
+    game = Game(kn.parse(TINY))
+    game.move({"op": "digit", "cell": [1, 1], "digit": 2})
+    assert game.hint()["hint"]["technique"] == "mistake"
+    game.move({"op": "clear", "cell": [1, 1]})
+    game.move({"op": "mark", "cell": [1, 1], "digit": 2})          # leaves out the 1
+    hint = game.hint()["hint"]
+    assert hint["technique"] == "mistake" and hint["cells"] == [[1, 1]]
+    game.move({"op": "mark", "cell": [1, 1], "digit": 1})
+    hint = game.hint()["hint"]
+    assert hint["technique"] != "mistake" and hint["reason"] and hint["cells"]
+
+
+def test_solve_fills_the_solution_and_can_be_undone():
+    game = Game(kn.parse(TINY))
+    state = game.solve()
+    assert state["solved"] and state["digits"] == [[0, 0, 0], [0, 1, 2], [0, 3, 1]]
+    assert game.undo()["digits"] == [[0, 0, 0]] * 3
+
+
+def test_combos_come_from_kc_and_say_which_fit_the_digits():
+    game = Game(kn.read(PUZZLES / "k2.txt"))
+    game.move({"op": "digit", "cell": [1, 1], "digit": 4})
+    down = game.combos([1, 1])["down"]
+    assert down["combos"] == kn.kc(13, 4).tolist()
+    assert down["fits"] == [4 in combo for combo in down["combos"]]
+    with pytest.raises(MoveError):
+        game.combos([0, 0])
+
+
+def test_pipe_saves_digits_marks_and_time_and_loads_them_again():
+    game = Game(kn.read(PUZZLES / "k2.txt"), "k2.txt")
+    game.move({"op": "digit", "cell": [1, 1], "digit": 9})
+    game.move({"op": "mark", "cell": [1, 2], "digit": 7})
+    game.move({"op": "mark", "cell": [1, 2], "digit": 9})
+    game.elapsed = 75.0
+    saved = game.save({"format": "pipe"})
+    assert saved["filename"] == "k2.txt" and saved["text"].startswith("# kakuro-np play: 7")
+    other = Game()
+    state = other.load({"text": saved["text"], "name": "k2.txt"})
+    assert state["mode"] == "play" and state["digits"][1][1] == 9
+    assert state["marks"][1][2] == [7, 9] and 75 <= state["elapsed"] < 80
+    for fmt in kn.formats.FORMATS:
+        text = game.save({"format": fmt})["text"]
+        assert kn.parse(text).blank.tolist() == game.puzzle.blank.tolist()
+
+
+def test_write_pipe_and_pipe_marks_round_trip():
+    p = kn.read(PUZZLES / "k1.txt")
+    rng = np.random.default_rng(1)
+    marks = (rng.random(p.shape + (9,)) < 0.3) & p.blank[:, :, None]
+    assert (pipe_marks(write_pipe(p, marks)) == marks).all()
+    assert kn.parse(write_pipe(p, marks)) == p
+
+
+def test_load_takes_a_puzzlink_url_and_refuses_nonsense():
+    game = Game()
+    assert game.load({"text": CSPUZ})["rows"] == 6
+    before = game.state()
+    with pytest.raises(MoveError, match="cannot load"):
+        game.load({"text": "hello world"})
+    assert board_of(game.state()) == board_of(before)
+
+
+# -- create mode --------------------------------------------------------------------------
+
+def created(game, puzzle):
+    """Make ``puzzle`` in create mode by toggles and sums, as the page does."""
+    H, W = puzzle.shape
+    state = game.new({"rows": H, "cols": W})
+    for r in range(1, H):
+        for c in range(1, W):
+            if not puzzle.blank[r, c]:
+                state = game.edit({"op": "toggle", "cell": [r, c]})
+    for r, c in np.argwhere(~puzzle.blank & ((puzzle.down > 0) | (puzzle.across > 0))):
+        state = game.edit({"op": "sum", "cell": [int(r), int(c)], "down": int(puzzle.down[r, c]),
+                           "across": int(puzzle.across[r, c])})
+    return state
+
+
+def test_create_mode_says_unique_multiple_or_incomplete_and_plays():
+    puzzle = kn.generate(6, 6, seed=3)
+    game = Game()
+    state = game.new({"rows": 6, "cols": 6})
+    assert state["mode"] == "create" and state["status"]["solutions"] == "incomplete"
+    state = created(game, puzzle)
+    assert state["status"]["solutions"] == "unique" and state["status"]["grade"]
+    assert game.puzzle == puzzle
+    r, c = (int(i) for i in np.argwhere(puzzle.down > 0)[0])
+    state = game.edit({"op": "sum", "cell": [r, c], "down": 0})
+    assert state["status"]["solutions"] == "incomplete"
+    with pytest.raises(MoveError, match="cannot play yet"):
+        game.mode({"mode": "play"})
+    game.undo()
+    state = game.mode({"mode": "play"})
+    assert state["mode"] == "play" and state["running"]
+
+
+def test_create_mode_refuses_bad_edits():
+    game = Game()
+    game.new({"rows": 5, "cols": 5})
+    before = board_of(game.state())
+    for body, said in [({"op": "sum", "cell": [2, 2], "down": 5}, "is a blank cell"),
+                       ({"op": "sum", "cell": [0, 1], "down": 46}, "1-45"),
+                       ({"op": "sum", "cell": [0, 1], "across": 5}, "no across run"),
+                       ({"op": "paint", "cell": [1, 1]}, "unknown edit"),
+                       ({"op": "toggle", "cell": [5, 0]}, "no cell")]:
+        with pytest.raises(MoveError, match=said):
+            game.edit(body)
+    for body in ({"rows": 2, "cols": 5}, {"rows": 5, "cols": 41}, {"rows": "5", "cols": 5}):
+        with pytest.raises(MoveError, match="3-40"):
+            game.new(body)
+    with pytest.raises(MoveError, match="create mode"):
+        Game(kn.parse(TINY)).edit({"op": "toggle", "cell": [1, 1]})
+    assert board_of(game.state()) == before
+
+
+def test_heads_and_solves_agree_with_the_puzzles_runs():
+    p = kn.read(PUZZLES / "k3.txt")
+    down, across = heads(p.blank)
+    assert (down == (p.down > 0)).all() and (across == (p.across > 0)).all()
+    solution = kn.kakuro(p)[0]
+    assert solves(p, solution)
+    wrong = solution.copy()
+    r, c = np.argwhere(p.blank)[0]
+    wrong[r, c] = wrong[r, c] % 9 + 1
+    assert not solves(p, wrong)
+
+
+# -- the server ---------------------------------------------------------------------------
+
+@pytest.fixture
+def served():
+    game = Game(kn.parse(TINY), "tiny.txt")
+    server = make_server(game)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def ask(server, path, body=None, raw=None, method=None):
+    """``(status, answer)`` of one request."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(server.url + path.lstrip("/"), data=data, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            content = answer.read()
+            status = answer.status
+    except urllib.error.HTTPError as e:
+        content, status = e.read(), e.code
+    try:
+        return status, json.loads(content)
+    except ValueError:
+        return status, content
+
+
+def test_the_server_serves_the_page_and_the_state(served):
+    assert served.url.startswith("http://127.0.0.1:")
+    status, page = ask(served, "/")
+    assert status == 200 and b"play.js" in page
+    for name in ("/play.js", "/play.css"):
+        assert ask(served, name)[0] == 200
+    status, state = ask(served, "/api/state")
+    assert status == 200 and state["status"]["text"] == "unique, easy (10.1)"
+    status, state = ask(served, "/api/move", {"op": "digit", "cell": [1, 1], "digit": 1})
+    assert status == 200 and state["digits"][1][1] == 1
+    assert ask(served, "/api/formats")[1]["formats"] == list(kn.formats.FORMATS)
+    assert ask(served, "/api/combos?cell=1,2")[1]["down"]["combos"] == [[1, 2]]
+
+
+@pytest.mark.parametrize("path, body, raw, method, code, said", [
+    ("/api/move", {"op": "digit", "cell": [1, 1], "digit": 12}, None, None, 400, "1-9"),
+    ("/api/move", {"op": "digit", "cell": [9, 9], "digit": 1}, None, None, 400, "no cell"),
+    ("/api/move", None, b"{not json", None, 400, "not JSON"),
+    ("/api/move", None, b"[1, 2]", None, 400, "JSON object"),
+    ("/api/move", None, b"\xff\xfe", None, 400, "not JSON"),
+    ("/api/nothing", {}, None, None, 404, "no such path"),
+    ("/api/state", {}, None, None, 405, "takes GET"),
+    ("/api/undo", None, None, "GET", 405, "takes POST"),
+    ("/api/combos?cell=a,b", None, None, None, 400, "row,col"),
+    ("/api/combos?cell=0,0", None, None, None, 400, "not a blank cell"),
+    ("/api/save", {"format": "png"}, None, None, 400, "unknown format"),
+    ("/api/edit", {"op": "toggle", "cell": [1, 1]}, None, None, 400, "create mode"),
+    ("/api/pause", {"running": "no"}, None, None, 400, "true or false"),
+])
+def test_bad_requests_get_a_clear_error_and_keep_the_game(served, path, body, raw, method,
+                                                          code, said):
+    ask(served, "/api/move", {"op": "digit", "cell": [2, 1], "digit": 3})
+    before = board_of(ask(served, "/api/state")[1])
+    status, answer = ask(served, path, body, raw, method)
+    assert status == code and said in answer["error"]
+    assert board_of(answer["state"]) == before
+    assert board_of(ask(served, "/api/state")[1]) == before     # and the server still serves
+
+
+def test_a_huge_body_is_refused(served):
+    status, answer = ask(served, "/api/load", raw=b"{" + b" " * (1 << 21) + b"}")
+    assert status == 413 and "at most" in answer["error"]
+
+
+def test_the_command_line_refuses_a_bad_file_and_a_taken_port(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x ; 3 0\n0 3 ; q\n")
+    assert main(["play", str(bad), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.txt:2" in err
+    game = Game(kn.parse(TINY))
+    with make_server(game) as taken:
+        port = taken.server_address[1]
+        assert main(["play", str(PUZZLES / "k1.txt"), "--no-browser", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"127.0.0.1:{port}" in err
+
+
+def test_play_serves_a_puzzlink_url_without_a_browser():
+    """`kakuro-np play URL --no-browser --port 0`: the first line on stderr names the page."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "kakuro_np", "play", CSPUZ, "--no-browser"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        while line.startswith("kakuro-np: compiling"):
+            line = proc.stderr.readline()
+        assert line.startswith("kakuro-np play: http://127.0.0.1:"), line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/state", timeout=60) as answer:
+            state = json.load(answer)
+        assert (state["rows"], state["cols"]) == kn.parse(CSPUZ).shape and state["mode"] == "play"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
