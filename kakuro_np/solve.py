@@ -25,10 +25,11 @@ import numpy as np
 from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
-from .engine.counting import COUNT_TIMED_OUT, OUT_OF_NODES, count_pieces, knuth_estimates
+from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
+                              knuth_estimates)
 from .engine.entries import packed_entries
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
-from .engine.memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
 from .engine.search import build_model, fixpoint_masks, new_checks, search
 from .engine.state import Root
 from .errors import BudgetError, SolveTimeout, TooManySolutions
@@ -409,10 +410,12 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     the first ``turns[0]`` nodes long and each next one ``turns[1]`` times
     longer (a test may take very short turns; the count is the same). A
     ``Meter`` follows the nodes. The turns share one memo of pieces: ``memo``,
-    one kept from earlier counts of the same model, or a new one.
+    one kept from earlier counts of the same model, or a new growable one: when
+    it is full, a larger copy is made and the turn counted again, finding every
+    piece counted so far in it (see ``memo``).
     """
     meter = Meter() if meter is None else meter
-    memo = new_memo(SLOTS_LOG2, DATA_WORDS) if memo is None else memo
+    memo = growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo
     first_turn, growth = turns
     kernels = count_kernels(cap)
     turn = first_turn if "hunt" in kernels else NO_LIMIT
@@ -425,11 +428,15 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
             meter.add(hunted)
             if found >= cap or exhausted:
                 return found
-        meter.add(0, turn)
-        work = meter.state[2]
-        pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                              memo, work)
-        meter.add(turn - max(int(work[0]), 0), 0, work)
+        while True:
+            meter.add(0, turn)
+            work = meter.state[2]
+            pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
+                                  memo, work)
+            meter.add(turn - max(int(work[0]), 0), 0, work)
+            if not (pieces == MEMO_FULL).any():
+                break
+            memo = grown(memo)              # and the turn again, on every count stored
         if not (pieces == OUT_OF_NODES).any():
             break
         turn = min(turn, NO_LIMIT // growth) * growth

@@ -1,4 +1,4 @@
-"""The sub-problem memo behind count(): storing, finding, starting over when full."""
+"""The sub-problem memo behind count(): storing, finding, starting over or growing when full."""
 
 import json
 import pathlib
@@ -9,8 +9,10 @@ from hypothesis import HealthCheck, given, settings
 import kakuro_np as kn
 from kakuro_np.engine.counting import count_pieces
 from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.memo import lookup, new_memo, store
-from kakuro_np.solve import NO_LIMIT, model
+import importlib
+
+from kakuro_np.engine.memo import growable, grown, lookup, new_memo, store, wants_room
+from kakuro_np.solve import NO_LIMIT, count_in_turns, model
 from strategies import filled_puzzles
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
@@ -35,6 +37,42 @@ def test_a_full_memo_starts_over():
         assert lookup(m, k) >= 0
     assert lookup(m, keys[0]) == -1           # forgotten when the memo emptied
     assert not store(m, np.arange(13), 1, False)   # longer than the whole memo
+
+
+def test_a_growable_memo_keeps_its_counts_and_grows_holding_them_all():
+    m = growable(new_memo(3, 12))             # 4 keys, 12 words
+    keys = [np.array([i, i + 1, i + 2]) for i in range(4)]
+    assert all(store(m, k, i, i % 2 == 1) for i, k in enumerate(keys))
+    assert not store(m, np.array([9, 9, 9]), 9, False) and wants_room(m)
+    assert all(lookup(m, k) >= 0 for k in keys)          # nothing forgotten
+    bigger = grown(m)
+    assert not wants_room(bigger) and bigger.slot.shape[0] == 4 * m.slot.shape[0]
+    for i, k in enumerate(keys):
+        e = lookup(bigger, k)
+        assert (bigger.value[e], bigger.capped[e]) == (i, i % 2 == 1)
+    assert store(bigger, np.array([9, 9, 9]), 9, False)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(filled_puzzles(max_blank_share=0.95))
+def test_a_count_whose_memo_grows_counts_the_same(case):
+    """count_in_turns grows a full growable memo (here from 2 slots) and counts again: the
+    same count as the solutions listed."""
+    p, _ = case
+    m = model(p)
+    n = len(kn.kakuro(p, limit=5000))
+    if m.status == 0 and n < 5000:
+        assert count_in_turns(m, NO_LIMIT, NO_DEADLINE, memo=growable(new_memo(1, 8))) == n
+
+
+def test_a_count_grows_its_memo_on_a_grid_with_many_pieces(monkeypatch):
+    solve = importlib.import_module("kakuro_np.solve")
+    growths = []
+    real = solve.grown
+    monkeypatch.setattr(solve, "grown", lambda memo: growths.append(memo.slot.shape[0]) or real(memo))
+    m = model(pathlib.Path(__file__).parent / "data" / "many-12x12.txt")
+    assert count_in_turns(m, NO_LIMIT, NO_DEADLINE, memo=growable(new_memo(4, 256))) == 166_162_320
+    assert growths[:2] == [16, 64]                        # 4x the slots each time
 
 
 def pieces(p, slots_log2, words, limit=NO_LIMIT):

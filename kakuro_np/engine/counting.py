@@ -24,9 +24,9 @@ from .memo import MEMO, Memo, lookup, store
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, close_level, new_trail, next_row, open_level
 
-#: What a count returns instead of a number when the deadline passed, or when its
-#: nodes ran out.
-COUNT_TIMED_OUT, OUT_OF_NODES = -1, -2
+#: What a count returns instead of a number when the deadline passed, when its nodes ran
+#: out, or when its growable memo is full (see ``memo``: grow it and count again).
+COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = -1, -2, -3
 
 
 @kernel
@@ -156,7 +156,7 @@ def count_scope(scope, limit, tables, live, tally, deadline):
     most, and the order does not matter to a count) and is recorded. The state
     is restored before returning. Returns COUNT_TIMED_OUT once ``deadline`` has
     passed, OUT_OF_NODES once the nodes left in ``tally.work[0]`` (one per row
-    tried) have run out.
+    tried) have run out, MEMO_FULL once a growable memo has no room left.
     """
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
         return COUNT_TIMED_OUT
@@ -211,8 +211,8 @@ def count_scope(scope, limit, tables, live, tally, deadline):
             if total >= limit:
                 break
     close_level(tally.trail, live, True)
-    if total >= 0:
-        store(memo, key, total, total >= limit)
+    if total >= 0 and not store(memo, key, total, total >= limit) and memo.fill[3]:
+        return MEMO_FULL                    # a growable memo is full: its owner grows it
     return total
 
 

@@ -9,11 +9,15 @@ memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
         numbers, -1 when free) over keys stored back to back in ``data``;
         ``value`` is each key's count and ``capped`` says that count was cut at
         the limit it was asked with. ``fill`` holds the number of keys and of
-        ``data`` words in use.
+        ``data`` words in use, whether the memo may grow, and whether it is
+        full and wants to.
 
-The memory is fixed when the memo is made: when the table or ``data`` is
-full, the memo is emptied and starts over (a forgotten count is only counted
-again).
+The memory is fixed when the memo is made. When the table or ``data`` is
+full, a memo that may not grow is emptied and starts over (a forgotten count
+is only counted again); one that may grow (``growable``) keeps what it holds,
+stores nothing more and says it wants room (``wants_room``): its owner makes a
+larger copy (``grown``) and counts again, finding in it every count stored so
+far.
 
 Examples
 --------
@@ -24,6 +28,12 @@ Examples
 (-1, True, 0)
 >>> int(m.value[0])
 7
+>>> g = growable(new_memo(2, 64))          # two keys fit
+>>> [store(g, np.array([k]), k, False) for k in range(3)], wants_room(g)
+([True, True, False], True)
+>>> bigger = grown(g)
+>>> lookup(bigger, np.array([1])) >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False)
+(True, False, True)
 """
 
 from __future__ import annotations
@@ -38,6 +48,11 @@ from .jit import INTS, kernel
 #: Default memo: 2**17 slots (half of them for keys) and 2**22 key words (32 MiB at most,
 #: touched only as keys are stored).
 SLOTS_LOG2, DATA_WORDS = 17, 1 << 22
+#: The largest a growable memo grows to: 2**23 slots and 2**27 key words (about 1.3 GiB
+#: in all); past that it is emptied when full, like any other.
+MOST_SLOTS_LOG2, MOST_DATA_WORDS = 23, 1 << 27
+#: Each growth: 4 times the slots and the key words.
+GROWTH_LOG2 = 2
 
 
 class Memo(NamedTuple):
@@ -48,7 +63,7 @@ class Memo(NamedTuple):
     data: np.ndarray        #: int64: the keys, back to back
     value: np.ndarray       #: int64, per entry: the count
     capped: np.ndarray      #: bool, per entry: the count was cut at its limit
-    fill: np.ndarray        #: int64, 2: entries and data words in use
+    fill: np.ndarray        #: int64, 4: entries and data words in use; may grow; wants room
 
 
 #: The numba type of a ``Memo`` (the argument types of kernels compiled ahead, see ``ahead``).
@@ -62,7 +77,43 @@ def new_memo(slots_log2, data_words):
     n_keys = n_slots >> 1                      # keep the load at or below one half
     return Memo(np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
                 np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
-                np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(2, np.int64))
+                np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(4, np.int64))
+
+
+def growable(memo: Memo) -> Memo:
+    """The memo, marked as one that keeps its counts when full and asks for room (see
+    the module's docstring); returned for chaining."""
+    memo.fill[2] = 1
+    return memo
+
+
+def wants_room(memo: Memo) -> bool:
+    """Whether a growable memo was full when a count asked to store one more."""
+    return bool(memo.fill[3])
+
+
+def can_grow(memo: Memo) -> bool:
+    """Whether ``grown`` would make the memo larger (it is not at MOST_SLOTS_LOG2 yet)."""
+    return memo.slot.shape[0] < (1 << MOST_SLOTS_LOG2) or memo.data.shape[0] < MOST_DATA_WORDS
+
+
+def grown(memo: Memo) -> Memo:
+    """A copy of the memo GROWTH_LOG2 times larger in slots and key words (up to the MOST_
+    sizes), holding every count it holds; growable while there is room to grow again."""
+    slots_log2 = min(memo.slot.shape[0].bit_length() - 1 + GROWTH_LOG2, MOST_SLOTS_LOG2)
+    words = min(memo.data.shape[0] << GROWTH_LOG2, MOST_DATA_WORDS)
+    bigger = new_memo(slots_log2, words)
+    copy_entries(memo, bigger)
+    if can_grow(bigger):
+        growable(bigger)
+    return bigger
+
+
+@kernel
+def copy_entries(memo, into):
+    """Store every entry of ``memo`` in the memo ``into`` (which has room for them)."""
+    for e in range(memo.fill[0]):
+        store(into, memo.data[memo.key_off[e]:memo.key_off[e + 1]], memo.value[e], memo.capped[e])
 
 
 @kernel
@@ -106,7 +157,9 @@ def lookup(memo, key):
 def store(memo, key, count, capped):
     """Record ``count`` for ``key``, overwriting it if present.
 
-    A full memo is emptied first; False when the key could not be stored even then.
+    A full memo is emptied first, unless it is growable: then False, and it wants room
+    (see the module's docstring). False also when the key could not be stored even in
+    an empty memo.
     """
     h = key_hash(key)
     e, i = _probe(memo, key, h)
@@ -115,6 +168,9 @@ def store(memo, key, count, capped):
         if key.shape[0] > data.shape[0]:
             return False
         if fill[0] == hashes.shape[0] or fill[1] + key.shape[0] > data.shape[0]:
+            if fill[2]:                     # growable: keep what it holds, ask for room
+                fill[3] = 1
+                return False
             slot[:] = -1
             fill[:] = 0
             i = h & (slot.shape[0] - 1)
