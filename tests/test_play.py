@@ -122,6 +122,24 @@ def test_hint_names_a_wrong_digit_then_wrong_marks_then_logic():
     assert hint["technique"] != "mistake" and hint["reason"] and hint["cells"]
 
 
+def test_marks_pencil_in_what_forced_moves_leave_and_hold_the_solution():
+    puzzle = kn.read(PUZZLES / "k3.txt")                   # 40 solutions: forced moves stop
+    solutions = kn.kakuro(puzzle)
+    r, c = (int(i) for i in np.argwhere(puzzle.blank)[0])
+    game = Game(puzzle)
+    game.move({"op": "digit", "cell": [r, c], "digit": int(solutions[0][r, c])})
+    state = game.fill_marks()
+    marks = np.zeros(puzzle.shape + (9,), bool)
+    for i, row in enumerate(state["marks"]):
+        for j, digits in enumerate(row):
+            marks[i, j, [d - 1 for d in digits]] = True
+    empty = puzzle.blank & (np.array(state["digits"]) == 0)
+    assert marks[empty].any(axis=1).all() and not marks[~empty].any()
+    for s in solutions[solutions[:, r, c] == solutions[0][r, c]]:   # every solution kept
+        assert marks[empty, s[empty] - 1].all()
+    assert not any(any(row) for row in game.undo()["marks"])
+
+
 def test_solve_fills_the_solution_and_can_be_undone():
     game = Game(kn.parse(TINY))
     state = game.solve()

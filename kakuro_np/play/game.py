@@ -338,6 +338,22 @@ class Game:
         return self._commit(b._replace(digits=np.zeros_like(b.digits),
                                        marks=np.zeros_like(b.marks)), "started again")
 
+    def fill_marks(self) -> dict:
+        """Pencil into each empty blank cell what forced moves (``reduce``) leave from the
+        digits placed (undoable); a digit no solution allows is a mistake to fix first."""
+        from ..solve import reduce
+        self._mode_is("play")
+        b = self.board
+        try:
+            reduced = reduce(self.puzzle.with_given(b.digits), timeout=ANSWER_SECONDS)
+        except SolveTimeout:
+            raise MoveError("forced moves took too long on this grid") from None
+        if reduced.status == "contradiction":
+            raise MoveError(f"the digits placed leave no solution: {reduced.reason}")
+        empty = b.blank & (b.digits == 0)
+        marks = np.where(empty[:, :, None], reduced.candidates, b.marks)
+        return self._commit(b._replace(marks=marks), "pencilled in what forced moves leave")
+
     def pause(self, body) -> dict:
         """Pause (``{"running": false}``) or resume the timer."""
         running = body.get("running")

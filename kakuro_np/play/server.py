@@ -66,6 +66,7 @@ def _answer_api(game: Game, method: str, path: str, query: str, body):
              "/api/redo": lambda _: game.redo(), "/api/check": lambda _: game.check(),
              "/api/hint": lambda _: game.hint(), "/api/solve": lambda _: game.solve(),
              "/api/restart": lambda _: game.restart(), "/api/pause": game.pause,
+             "/api/marks": lambda _: game.fill_marks(),
              "/api/save": game.save, "/api/load": game.load, "/api/new": game.new,
              "/api/edit": game.edit, "/api/mode": game.mode}
     if method == "GET" and path in gets:

@@ -478,6 +478,7 @@ function init() {
   button("hint", () => post("/api/hint"));
   button("solve", () => post("/api/solve"));
   button("restart", () => post("/api/restart"));
+  button("fill-marks", () => post("/api/marks"));
   button("pause", () => post("/api/pause", { running: !(state && state.running) }));
   button("to-create", () => post("/api/mode", { mode: "create" }));
   button("to-play", () => post("/api/mode", { mode: "play" }));
