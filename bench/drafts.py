@@ -17,11 +17,14 @@ hunt, free to choose its order, fans out first on the entries that keep failing
 and restarts. ``kakuro(limit=2)`` must refute every doomed branch that comes
 before its second solution in the essay's order, so it can still thrash.
 
-Run: ``.venv/bin/python bench/drafts.py [N] [TIMEOUT_S]`` (defaults 40 and 10).
+Run: ``.venv/bin/python bench/drafts.py [N] [TIMEOUT_S]`` (defaults 40 and 10), or
+``bench/drafts.py slow [TIMEOUT_S]`` for the drafts kept in ``sets/slow_drafts.jsonl``
+(met by the generator, each slow for some question when it was kept).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -51,6 +54,13 @@ def drafts(n, seed=20261122):
             continue
         out.append((f"draft-{len(out):03d}", ms.puzzle_of(layout, fill)))
     return out
+
+
+def slow_drafts():
+    """``[(name, puzzle)]`` of ``sets/slow_drafts.jsonl``."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sets", "slow_drafts.jsonl")
+    with open(path) as f:
+        return [(d["name"], kn.parse(d["grid"])) for d in map(json.loads, f)]
 
 
 def warm_up():
@@ -83,14 +93,15 @@ def summary(label, times, finished, sat_times, n, cap):
 
 
 def main(argv):
-    n = int(argv[0]) if argv else 40
+    chosen = slow_drafts() if argv and argv[0] == "slow" else drafts(int(argv[0]) if argv else 40)
+    n = len(chosen)
     cap = float(argv[1]) if len(argv) > 1 else 10.0
     warm_up()
     print("| draft | size | blanks | count(limit=2) | kakuro(limit=2) | order=\"any\" "
           "| CP-SAT (to a 2nd) | solutions |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     t_count, t_kakuro, t_any, t_sat, ok_count, ok_kakuro, ok_any = [], [], [], [], [], [], []
-    for name, p in drafts(n):
+    for name, p in chosen:
         tc, counted = timed(lambda c: kn.count(p, limit=2, timeout=c), cap)
         tk, sols = timed(lambda c: kn.kakuro(p, limit=2, timeout=c), cap)
         ta, some = timed(lambda c: kn.kakuro(p, limit=2, order="any", timeout=c), cap)

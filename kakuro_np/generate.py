@@ -169,7 +169,7 @@ def two_solutions(root, node_budget):
     within ``node_budget`` nodes; rows of zeros for those it did not find. The
     hunt counts nodes, not time, so the same draft gets the same two."""
     keep = np.zeros((2, root.mask.shape[0]), np.int64)
-    hunt_root(root, keep, 2, node_budget, NO_DEADLINE)
+    hunt_root(root, keep, 2, node_budget, NO_DEADLINE, np.ones(root.tab_off.shape[0] - 1))
     return keep
 
 

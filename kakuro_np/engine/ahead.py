@@ -36,7 +36,8 @@ import sys
 KERNELS = {
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
     "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
-    "any": (("kakuro_np.engine.anyorder", "any_solutions", "ANY_TYPES"),),
+    "any": (("kakuro_np.engine.anyorder", "any_solutions", "ANY_TYPES"),
+            ("kakuro_np.engine.counting", "counted_solutions", "SOLUTIONS_TYPES")),
     "count": (("kakuro_np.engine.counting", "count_pieces", "COUNT_TYPES"),),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),

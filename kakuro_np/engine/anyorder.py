@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .force import pick_entry, start_state
-from .jit import INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
+from .jit import FLOATS, INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
 from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
@@ -115,11 +115,11 @@ def solution_hash(mask):
 
 
 #: The types ``solve.count`` calls ``find_solutions`` with (see ``ahead``).
-FIND_TYPES = (ROOT, INT, INT, INT)
+FIND_TYPES = (ROOT, INT, INT, INT, FLOATS)
 
 
 @kernel
-def find_solutions(root, want, node_budget, deadline):
+def find_solutions(root, want, node_budget, deadline, weight):
     """Look for ``want`` different solutions of ``root``, in any order.
 
     Returns ``Hunted(found, exhausted, nodes)``: how many different solutions were
@@ -128,38 +128,42 @@ def find_solutions(root, want, node_budget, deadline):
     visited. It stops after ``node_budget`` nodes or past ``deadline``
     without an answer (``found < want`` and not exhausted). Solutions are told
     apart by hash, so a collision can only make ``found`` smaller: ``found ==
-    want`` always means ``want`` different solutions exist.
+    want`` always means ``want`` different solutions exist. The entries' ``weight``s
+    (ones for a fresh hunt) are updated in place: a hunt taken in turns passes them on,
+    so each turn goes on from what the last learned.
     """
     return hunt_root(root, np.empty((0, root.mask.shape[0]), np.int64), want, node_budget,
-                     deadline)
+                     deadline, weight)
 
 
 @kernel
-def hunt_root(root, keep, want, node_budget, deadline):
-    """``hunt`` from the fixpoint of ``root``, with fresh weights: a ``Hunted``, and the first
-    solutions found in the rows of ``keep``."""
+def hunt_root(root, keep, want, node_budget, deadline, weight):
+    """``hunt`` from the fixpoint of ``root`` with the entries' ``weight``s (updated in
+    place): a ``Hunted``, and the first solutions found in the rows of ``keep``."""
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
     sums = network_of(tables, live.mask.shape[0],     # nothing to test once forced moves solve it
                       pick_entry(live.nalive) >= 0)
-    return hunt(tables, live, new_hunter(tables, live, sums), keep, want, node_budget, deadline)
+    hunter = Hunter(trail_for(tables, live), weight, sums, np.zeros(live.mask.shape[0], np.int64))
+    return hunt(tables, live, hunter, keep, want, node_budget, deadline)
 
 
 #: The types ``solve.kakuro(order="any")`` calls ``any_solutions`` with (see ``ahead``).
-ANY_TYPES = (ROOT, INT, INT)
+ANY_TYPES = (ROOT, INT, INT, INT, FLOATS)
 
 
 @kernel
-def any_solutions(root, want, deadline):
+def any_solutions(root, want, node_budget, deadline, weight):
     """Up to ``want`` different solutions of ``root``, in any order, as fast as the hunt finds
     them: ``(masks, hunted)``, the one-digit masks of each solution found, and the
     ``Hunted``. Fewer than ``want`` and ``hunted.exhausted`` means they are all of them;
-    neither means the deadline passed.
+    neither means the ``node_budget`` ran out or the deadline passed. ``weight`` as
+    for ``find_solutions``.
     """
     V = root.mask.shape[0]
     keep = np.zeros((max(want, 0), V), np.int64)
-    hunted = hunt_root(root, keep, want, np.int64(np.iinfo(np.int64).max), deadline)
+    hunted = hunt_root(root, keep, want, node_budget, deadline, weight)
     kept = min(hunted.found, keep.shape[0])
     if V > 0:                       # the rows written (a mask is never 0)
         kept = 0

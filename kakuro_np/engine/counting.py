@@ -147,6 +147,25 @@ def new_tally(tables, live, memo, work, sums):
 
 
 @kernel
+def fan_entry(members, tables, live):
+    """The entry a count of the piece ``members`` fans out over: the fewest live rows per
+    undecided cell (a row there decides the most)."""
+    k = np.int64(-1)                        # not the literal -1: one compile of open_level
+    best = 0.0
+    for i in range(members.shape[0]):
+        j = members[i]
+        open_cells = 0
+        for q in range(tables.ent_off[j], tables.ent_off[j + 1]):
+            if POPCOUNT[live.mask[tables.ent_var[q]]] > 1:
+                open_cells += 1
+        score = np.log(live.nalive[j]) / open_cells
+        if k < 0 or score < best:
+            k = j
+            best = score
+    return k
+
+
+@kernel
 def count_scope(scope, limit, tables, live, tally, deadline):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
@@ -181,19 +200,7 @@ def count_scope(scope, limit, tables, live, tally, deadline):
     e = lookup(memo, key)
     if e >= 0 and (not memo.capped[e] or memo.value[e] >= limit):
         return min(memo.value[e], limit)
-    k = np.int64(-1)                        # not the literal -1: one compile of open_level
-    best = 0.0
-    for i in range(members.shape[0]):
-        j = members[i]
-        open_cells = 0
-        for q in range(tables.ent_off[j], tables.ent_off[j + 1]):
-            if POPCOUNT[mask[tables.ent_var[q]]] > 1:
-                open_cells += 1
-        score = np.log(nalive[j]) / open_cells
-        if k < 0 or score < best:
-            k = j
-            best = score
-    open_level(tally.trail, tables, live, k, True)
+    open_level(tally.trail, tables, live, fan_entry(members, tables, live), True)
     total = np.int64(0)
     while next_row(tally.trail, tables, live):
         tally.work[0] -= 1
@@ -261,6 +268,103 @@ def count_pieces(root, limit, deadline, memo, work):
             return counts[i:i + 1]
     return counts
 
+
+
+@kernel
+def scope_solution(scope, index, tables, live, tally, deadline, out):
+    """Write solution number ``index`` (from 0, in the count's order) of the entries in
+    ``scope`` into ``out`` (one-digit masks of their cells); the scope must have more
+    than ``index`` solutions. The node is left as it was.
+
+    The count's own walk, reading counts instead of adding them: in a piece, the
+    child rows are passed over while their counts (``count_scope``, mostly found in
+    the memo that counted them) add up to at most ``index``; independent pieces
+    take the digits of ``index`` in the mixed radix of their counts, each capped at
+    ``index + 1`` (the radices' product still passes ``index``, so different
+    indices give different solutions). Returns 1, or what ``count_scope`` returned
+    instead of a count (the deadline passed, the nodes ran out, the memo is full).
+    """
+    mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
+    for s in range(scope.shape[0]):         # the cells as they stand; deeper calls decide more
+        for q in range(ent_off[scope[s]], ent_off[scope[s] + 1]):
+            out[ent_var[q]] = mask[ent_var[q]]
+    members, starts = components(scope, tables, live, tally.label)
+    n_pieces = starts.shape[0] - 1
+    if n_pieces > 1:
+        rest = index
+        for i in range(n_pieces):
+            piece = members[starts[i]:starts[i + 1]]
+            c = count_scope(piece, index + 1, tables, live, tally, deadline)
+            if c <= 0:
+                return c
+            radix = min(c, index + 1)
+            got = scope_solution(piece, rest % radix, tables, live, tally, deadline, out)
+            if got <= 0:
+                return got
+            rest //= radix
+        return 1
+    if n_pieces == 0:
+        return 1
+    if members.shape[0] == 1:               # one undecided entry: its live row number index
+        k = members[0]
+        start = tables.tab_off[k]           # in row order: the live block's order is history's
+        r = np.sort(live.perm[start:start + live.nalive[k]])[index]
+        for p in range(ent_off[k + 1] - ent_off[k]):
+            out[ent_var[ent_off[k] + p]] = 1 << (tables.rows[r, p] - 1)
+        return 1
+    open_level(tally.trail, tables, live, fan_entry(members, tables, live), True)
+    passed = 0
+    got = 0
+    while next_row(tally.trail, tables, live):
+        if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
+            c = count_scope(members, index + 1 - passed, tables, live, tally, deadline)
+            if c < 0:
+                got = c
+                break
+            if passed + c > index:
+                got = scope_solution(members, index - passed, tables, live, tally, deadline,
+                                     out)
+                break
+            passed += c
+    close_level(tally.trail, live, True)
+    return got
+
+
+#: The types ``solve.kakuro(order="any")`` calls ``counted_solutions`` with (see ``ahead``).
+SOLUTIONS_TYPES = (ROOT, INT, INT, MEMO, INTS)
+
+
+@kernel
+def counted_solutions(root, want, deadline, memo, work):
+    """Up to ``want`` different solutions of ``root`` from a count up to ``want``:
+    ``(status, masks)``, the one-digit masks of ``min(count, want)`` solutions, and
+    the count's status: the solutions there are, at most ``want``, or COUNT_TIMED_OUT,
+    OUT_OF_NODES (``work`` as for ``count_pieces``) or MEMO_FULL, with no masks.
+
+    A count splits the puzzle into independent pieces and counts each piece once
+    (``memo``), so it finds solutions where a hunt that decides the pieces in
+    turn thrashes; the solutions are read back from the counts (``scope_solution``).
+    """
+    emptied, tables, live = start_state(root, True)
+    V = live.mask.shape[0]
+    none = np.zeros((0, V), np.int64)
+    if emptied >= 0:
+        return np.int64(0), none
+    tally = new_tally(tables, live, memo, work,
+                      network_of(tables, V, pick_entry(live.nalive) >= 0))
+    if not sums_feasible(tally.sums, live.mask):
+        return np.int64(0), none
+    scope = np.arange(live.nalive.shape[0])
+    c = count_scope(scope, want, tables, live, tally, deadline)
+    if c <= 0:
+        return c, none
+    out = np.zeros((c, V), np.int64)
+    for i in range(c):
+        copy_into(out[i], live.mask)
+        got = scope_solution(scope, i, tables, live, tally, deadline, out[i])
+        if got <= 0:
+            return got, none
+    return c, out
 
 
 @kernel

@@ -125,6 +125,7 @@ inline_kernel = numba.njit(cache=True, nogil=True, inline="always")
 #: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors
 #: (offsets, variables, masks) and int8 table rows, each C-ordered and writable.
 INT, INTS, ROWS = types.int64, types.int64[::1], types.int8[:, ::1]
+FLOATS = types.float64[::1]
 
 
 def when_compiling(say) -> None:
