@@ -9,6 +9,7 @@ digits outside 1-9.
 
 import re
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -197,6 +198,16 @@ def test_timeout_raises_cleanly():
     assert kn.reduce(OPEN_BLOCK, timeout=60).status == "stuck"
     with pytest.raises(ValueError, match="timeout"):
         kn.count(OPEN_BLOCK, timeout=-1)
+
+
+def test_a_timeout_holds_where_each_node_is_slow():
+    # three 45-sums (9! rows each): a node of the essay's fan-out took up to 47 ms, and the
+    # clock, read once in 1024 nodes, let a 20 s timeout run 48 s
+    draft = kn.read(Path(__file__).parent / "data" / "draft-45-sums.txt")
+    started = time.perf_counter()
+    with pytest.raises(kn.SolveTimeout):
+        kn.kakuro(draft, limit=2, timeout=1.0)
+    assert time.perf_counter() - started < 5
 
 
 def test_row_budget_raises_budget_error():

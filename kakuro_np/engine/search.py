@@ -50,6 +50,11 @@ WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
 CHECK_GROWTH = 4
 #: The shortest turn of a check's count, in nanoseconds.
 MIN_COUNT_TURN_NS = 1_000_000
+#: Nanoseconds without a solution after which the search thrashes, however few its nodes
+#: (a node of a draft with three 45-sums took 47 ms: 5000 of them, four minutes).
+CHECK_AFTER_NS = 250_000_000
+#: Nodes without a solution after which ``search`` reads the clock at every node.
+CLOCK_AFTER = 64
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -224,7 +229,7 @@ SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
 def search(root, limit, store, deadline, check_after, checks):
     """Depth-first fan-out from the fixpoint of ``force``.
 
-    After ``check_after`` nodes without a solution (thrashing), the nodes on
+    After ``check_after`` nodes or CHECK_AFTER_NS without a solution (thrashing), the nodes on
     the current path are checked from the top (``check_path``, with the
     ``checks`` from ``new_checks``) and the first one with no solution below
     it is cut; from then on, until a solution is found, each new node is
@@ -252,6 +257,8 @@ def search(root, limit, store, deadline, check_after, checks):
     found = 0
     nodes = 1
     since = 0                                # nodes since the last solution
+    began = monotonic_ns()                   # the time of the last solution, or the start
+    now = began
     checking = False
     at_node = True
     while True:
@@ -265,6 +272,7 @@ def search(root, limit, store, deadline, check_after, checks):
                         solutions[found, v] = mask_digit(mask[v])
                 found += 1
                 since = 0
+                began = monotonic_ns()
                 checking = False                # checks only pay while no solution turns up
                 if found >= limit:
                     break
@@ -275,13 +283,16 @@ def search(root, limit, store, deadline, check_after, checks):
             break
         nodes += 1
         since += 1
-        if nodes & 1023 == 0 and deadline != NO_DEADLINE and monotonic_ns() > deadline:
-            return Found(found, solutions[:found], nodes, TIMED_OUT)
+        if since > CLOCK_AFTER or nodes & 1023 == 0:   # a slow stretch: every node
+            now = monotonic_ns()
+            if deadline != NO_DEADLINE and now > deadline:
+                return Found(found, solutions[:found], nodes, TIMED_OUT)
         at_node = emptied < 0
         if (checks is not None and at_node and not checking    # checking: check_node tests it
                 and not sums_feasible(checks.hunter.sums, mask)):
             at_node = False
-        if not at_node or (not checking and since <= check_after):
+        if not at_node or (not checking and since <= check_after
+                           and (since <= CLOCK_AFTER or now - began <= CHECK_AFTER_NS)):
             continue
         if checks is None:                  # without checks (compiled apart): stop
             return Found(found, solutions[:found], nodes, THRASHING)
