@@ -52,7 +52,7 @@ CHECK_GROWTH = 4
 MIN_COUNT_TURN_NS = 1_000_000
 #: Nanoseconds without a solution after which the search thrashes, however few its nodes
 #: (a node of a draft with three 45-sums took 47 ms: 5000 of them, four minutes).
-CHECK_AFTER_NS = 250_000_000
+CHECK_AFTER_NS = 2_000_000_000
 #: Nodes without a solution after which ``search`` reads the clock at every node.
 CLOCK_AFTER = 64
 
