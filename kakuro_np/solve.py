@@ -120,8 +120,9 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     order : "essay" or "any"
         "essay": the first ``limit`` solutions of the full list, in the essay's
         order. "any": any ``limit`` different solutions, as fast as a hunt in any
-        order finds them (``anyorder``), for callers to whom the order does not
-        matter; with more than HUNT_MAX asked for (or no limit), the essay's order.
+        order (``anyorder``) or a count that reads them back (``counting``), taking
+        turns, finds them, for callers to whom the order does not matter; with
+        more than HUNT_MAX asked for (or no limit), the essay's order.
     timeout : float, optional
         Seconds; past them SolveTimeout is raised.
     max_rows : int
