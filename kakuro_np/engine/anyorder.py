@@ -12,7 +12,8 @@ sequence), so the entries that keep failing are decided first.
 
 Glossary
 --------
-weight  : per entry, 1 plus how many times its table emptied in the hunt.
+weight  : per entry, 1 plus how many times its table emptied in the hunt and in the
+          earlier turns of a hunt taken in turns (the caller passes them on).
 run     : one depth-first descent from the root, cut after ``RESTART_BASE *
           luby(i)`` failures; a run that is not cut has visited every solution.
 seen    : hashes of the solutions found (runs may find one again).

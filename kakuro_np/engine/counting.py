@@ -1,4 +1,5 @@
-"""Counting solutions without listing them, and estimating how many there are.
+"""Counting solutions without listing them, estimating how many there are, and reading
+a few of them back from a count.
 
 Glossary
 --------
@@ -8,6 +9,9 @@ scope    : the entries a count is about (a piece, or all of them).
 estimate : Knuth's estimate of the number of solutions from one random descent:
            the product of the branching factors on the way to a solution, 0 if
            the descent dies. Its mean is the true count.
+read back: solution number i of a scope, found by walking the count's own tree and
+           passing over children whose counts add up to at most i
+           (``scope_solution``): the count's pieces, without a hunt.
 """
 
 from __future__ import annotations
