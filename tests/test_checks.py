@@ -1,12 +1,14 @@
 """search: checks that cut branches with no solution once fan-out thrashes, keeping the order."""
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.jit import OK
-from kakuro_np.engine.search import search
+from kakuro_np.engine.force import apply_row, propagate, start_state
+from kakuro_np.engine.search import EMPTY, WITNESSED, check_node, hunt_near, search
 from strategies import filled_puzzles
 
 NEVER = 10**15
@@ -66,3 +68,76 @@ def test_a_thrashing_draft_gives_its_first_two_solutions_at_once():
     for s in sols:
         flat = s.ravel()
         assert all(flat[c].sum() == t and len(set(flat[c])) == len(c) for c, t in zip(cells, sums))
+
+
+def _digits(m, masks):
+    """The (H, W) digits of one-digit masks per variable."""
+    digits = np.zeros(m.puzzle.blank.size, np.int64)
+    digits[m.var_cell] = [int(x).bit_length() for x in masks]
+    return digits.reshape(m.puzzle.blank.shape)
+
+
+def _child_of_the_root(case, pick_entry_at, pick_row_at):
+    """``(m, checks, tables, live, below)``: the model, checks whose witness at the root is
+    the puzzle's last solution (so it rarely fits the child), and a child of the root
+    (propagated), with the solutions below it; None where forced moves refute the child."""
+    p, _ = case
+    every = kn.kakuro(p, limit=500)
+    assume(0 < len(every) < 500)
+    m = solve.model(p)
+    emptied, tables, live = start_state(m.root(), True)
+    open_entries = np.flatnonzero(live.nalive > 1)
+    assume(emptied < 0 and len(open_entries) > 0)
+    k = open_entries[pick_entry_at % len(open_entries)]
+    row = live.perm[tables.tab_off[k] + pick_row_at % live.nalive[k]]
+    cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
+    digits = tables.rows[row, :len(cells)]
+    below = [s for s in every if np.array_equal(s.ravel()[m.var_cell[cells]], digits)]
+    checks = m.checks(0)
+    checks.witness[0] = 1 << (every[-1].ravel()[m.var_cell].astype(np.int64) - 1)
+    checks.has_witness[0] = True
+    apply_row(tables, live, k, row)
+    if propagate(tables, live, True) >= 0:      # forced moves refute the child
+        assert not below
+        return None
+    return m, checks, tables, live, below
+
+
+def _assert_a_solution_below(m, witness, live, below):
+    assert (witness & live.mask != 0).all()
+    assert any(np.array_equal(_digits(m, witness), s) for s in below)
+
+
+CHILDREN = (filled_puzzles(), st.integers(0, 10**6), st.integers(0, 10**6))
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(*CHILDREN)
+def test_a_check_answers_what_enumeration_does_and_its_witness_is_a_solution_below(
+        case, pick_entry_at, pick_row_at):
+    """The pieces the parent's witness fits are pinned; counts, repairs, near hunts and
+    hunts must agree with the full list, and leave the node as it was."""
+    child = _child_of_the_root(case, pick_entry_at, pick_row_at)
+    assume(child is not None)
+    m, checks, tables, live, below = child
+    before = live.mask.copy(), live.nalive.copy()
+    said = check_node(np.int64(1), checks, tables, live, np.int64(NEVER))
+    assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
+    assert (said == EMPTY) == (not below)
+    if said == WITNESSED:
+        _assert_a_solution_below(m, checks.witness[1], live, below)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(*CHILDREN)
+def test_a_near_hunt_finds_a_solution_below_or_says_nothing(case, pick_entry_at, pick_row_at):
+    """(A check's count answers small puzzles before any near hunt: this calls it.)"""
+    child = _child_of_the_root(case, pick_entry_at, pick_row_at)
+    assume(child is not None)
+    m, checks, tables, live, below = child
+    before = live.mask.copy(), live.nalive.copy()
+    if hunt_near(np.int64(1), checks, tables, live, np.int64(NEVER)):
+        _assert_a_solution_below(m, checks.witness[1], live, below)
+    assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])

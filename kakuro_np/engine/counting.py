@@ -334,6 +334,15 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
     return got
 
 
+@kernel
+def state_solution(tables, live, tally, deadline, out):
+    """``scope_solution`` number 0 over every entry, for callers outside this module (see
+    ``count_state``): after a count of the node found solutions, one of them in ``out``,
+    read back mostly from the memo that counted them."""
+    return scope_solution(np.arange(live.nalive.shape[0]), np.int64(0), tables, live, tally,
+                          deadline, out)
+
+
 #: The types ``solve.kakuro(order="any")`` calls ``counted_solutions`` with (see ``ahead``).
 SOLUTIONS_TYPES = (ROOT, INT, INT, MEMO, INTS)
 

@@ -520,6 +520,18 @@ def apply_row(tables, live, k, r):
                     enqueue(live.queue, live.inq, live.qstate, j)
 
 
+@inline_kernel
+def pin_cell(tables, live, v, bit):
+    """Narrow cell ``v`` to the digits ``bit`` (within its mask) and queue its entries."""
+    mask = live.mask
+    if mask[v] != bit:
+        lost = mask[v] & ~bit
+        mask[v] = bit
+        for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
+            live.gone[tables.var_slot[q]] |= lost
+            enqueue(live.queue, live.inq, live.qstate, tables.var_ent[q])
+
+
 def pack_tables(cells, tables):
     """``(rows, tab_off)`` for a list of ``(n_k, len_k)`` tables (rows padded to 9)."""
     tab_off = np.zeros(len(tables) + 1, np.int64)

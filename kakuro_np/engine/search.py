@@ -10,6 +10,12 @@ level  : one fan-out in the depth-first search (see ``trail``).
 checks : what the search keeps for its checks once it thrashes (``Checks``).
 witness : a solution (one-digit masks) known to lie below a node, found by a check;
          a child it fits needs no check of its own.
+misfit : a piece of a checked node (see ``counting``) on which its parent's witness
+         does not fit; the others keep the witness's digits while the check looks
+         for a solution (``pin_fitting_pieces``).
+near   : the cells of a check's node within some rings of entries of where its
+         parent's witness stops fitting (see ``repair``); a near hunt pins the
+         others to the witness (``hunt_near``).
 status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET``, ``TIMED_OUT`` or
          ``THRASHING`` (see ``jit.Status``).
 
@@ -30,14 +36,15 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
-from ..combos import ALL_DIGITS
+from ..combos import ALL_DIGITS, POPCOUNT
 from .anyorder import Hunter, hunt, new_hunter
-from .counting import COUNT_TIMED_OUT, Tally, count_state, new_tally
-from .force import build_forced_tables, pick_entry, start_state
+from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tally,
+                       state_solution)
+from .force import build_forced_tables, pick_entry, pin_cell, propagate, start_state
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
-from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
-from .repair import repair
+from .memo import new_memo
+from .repair import free_ring, repair
 from .state import ROOT
 from .sums import network_of, sums_feasible
 from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
@@ -55,6 +62,12 @@ MIN_COUNT_TURN_NS = 1_000_000
 CHECK_AFTER_NS = 2_000_000_000
 #: Nodes without a solution after which ``search`` reads the clock at every node.
 CLOCK_AFTER = 64
+#: The nodes of each near hunt (``hunt_near``).
+NEAR_NODES = 300
+#: The checks' memo: 2**19 slots and 2**24 key words, 4 times the default (key words are
+#: touched only as keys are stored): each count turn goes on from the pieces the
+#: earlier turns stored, while the memo holds them.
+CHECK_SLOTS_LOG2, CHECK_DATA_WORDS = 19, 1 << 24
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -114,12 +127,17 @@ class Checks(NamedTuple):
     (``hunt_nodes``); per depth, a solution known to lie below the node
     (``witness``, one-digit masks) and whether there is one (``has_witness``);
     the ``hunter``; the count's ``tally``. The hunter's sums network tests each node
-    checked before anything else."""
+    checked before anything else. ``node_mask``, ``node_alive``, ``near_mask`` and
+    ``near_alive`` keep the node while a check pins cells (see ``check_node``)."""
     hunt_nodes: int
     witness: np.ndarray
     has_witness: np.ndarray
     hunter: Hunter
     tally: Tally
+    node_mask: np.ndarray
+    node_alive: np.ndarray
+    near_mask: np.ndarray
+    near_alive: np.ndarray
 
 
 @kernel
@@ -128,11 +146,85 @@ def new_checks(root, hunt_nodes):
     _, tables, live = start_state(root, True)
     E, V = live.nalive.shape[0], live.mask.shape[0]
     levels = E + 2
-    memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
+    memo = new_memo(np.int64(CHECK_SLOTS_LOG2), np.int64(CHECK_DATA_WORDS))
     sums = network_of(tables, V, True)
     return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
                   new_hunter(tables, live, sums),
-                  new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums))
+                  new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums),
+                  np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
+                  np.zeros(E, np.int64))
+
+
+@kernel
+def pin_fitting_pieces(tables, live, witness, label):
+    """Give every piece of the node on which the solution ``witness`` fits its digits, and
+    propagate.
+
+    Pieces are independent, so the node has a solution exactly when its misfit
+    pieces have one, and any solution of the pinned node is one of the node:
+    a check then looks only where the witness stopped fitting.
+    """
+    mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
+    members, starts = components(np.arange(live.nalive.shape[0]), tables, live, label)
+    for i in range(starts.shape[0] - 1):
+        fits = True
+        for t in range(starts[i], starts[i + 1]):
+            for q in range(ent_off[members[t]], ent_off[members[t] + 1]):
+                fits = fits and mask[ent_var[q]] & witness[ent_var[q]] != 0
+        if fits:
+            for t in range(starts[i], starts[i + 1]):
+                for q in range(ent_off[members[t]], ent_off[members[t] + 1]):
+                    pin_cell(tables, live, ent_var[q], witness[ent_var[q]])
+    propagate(tables, live, True)
+
+
+@kernel
+def hunt_near(node, checks, tables, live, deadline):
+    """A solution of the node at depth ``node`` near its parent's witness, in
+    ``witness[node]``: True, or False when none was found (which proves nothing).
+
+    The near cells start as those where the parent's witness does not fit and
+    grow by rings of entries (1, 2, 4, ...; see ``repair.free_ring``); every
+    other cell is pinned to the witness's digit, and a hunt of NEAR_NODES nodes
+    looks for a solution of what is left. A repair (``repair``) searches digits
+    alone, without forced moves, and stops at a few hundred cells; a near hunt
+    forces moves as it goes, so its neighbourhood may be the whole misfit piece.
+    It stops once the near cells hold every open cell (then a full hunt is the
+    same hunt).
+    """
+    witness, mask = checks.witness[node - 1], live.mask
+    V = mask.shape[0]
+    near = np.zeros(V, np.bool_)
+    open_cells = 0
+    for v in range(V):
+        near[v] = mask[v] & witness[v] == 0
+        open_cells += POPCOUNT[mask[v]] > 1
+    rings = 1
+    n_near = np.count_nonzero(near)
+    while monotonic_ns() < deadline:
+        for _ in range(rings):
+            grown = free_ring(tables, near)
+        open_near = 0
+        for v in range(V):
+            open_near += near[v] and POPCOUNT[mask[v]] > 1
+        if grown == n_near or open_near >= open_cells:
+            return False
+        n_near = grown
+        rings *= 2
+        copy_into(checks.near_mask, mask)
+        copy_into(checks.near_alive, live.nalive)
+        for v in range(V):
+            if not near[v]:
+                pin_cell(tables, live, v, witness[v])
+        found = 0
+        if propagate(tables, live, True) < 0:
+            found = hunt(tables, live, checks.hunter, checks.witness[node:node + 1],
+                         np.int64(1), np.int64(NEAR_NODES), deadline).found
+        copy_into(mask, checks.near_mask)
+        copy_into(live.nalive, checks.near_alive)
+        if found:
+            return True
+    return False
 
 
 @kernel
@@ -141,34 +233,56 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
     it; no at once when the sums cannot be met within the cells' bounds
-    (``sums``). Else turns of a count up to one (``counting``), whose memo
-    of pieces refutes a piece once for every branch it recurs on (the first
-    turn MIN_COUNT_TURN_NS long, then as long in time as the hunt's last), and
-    of a hunt in any order (``anyorder``), guided by the parent's solution,
-    each CHECK_GROWTH times more nodes than the last (the first
-    ``checks.hunt_nodes``), which finds a solution below most nodes that have
-    one, or goes through every branch of a small node; both test the sums at
-    every node. Before the first hunt, the parent's solution is repaired
-    (``repair``: new digits for the cells near where it does not fit, the
-    others kept), which answers most checks in microseconds; not before the
-    first count, whose memo later checks need (one grid took 7x longer). The turns' lengths change how long a check takes, never its
-    answer. Returns WITNESSED (yes, a solution is in ``witness[node]``),
-    SOLVABLE (yes), EMPTY (no) or CHECK_TIMED_OUT (the deadline passed), and
-    sets ``has_witness[node]``.
+    (``sums``). Else the pieces the parent's solution fits keep its digits
+    (``pin_fitting_pieces``): only the misfit ones are looked at, by
+    ``check_turns``. Returns WITNESSED (yes, a solution is in
+    ``witness[node]``), SOLVABLE (yes), EMPTY (no) or CHECK_TIMED_OUT (the
+    deadline passed), and sets ``has_witness[node]``.
     """
     witness, has_witness = checks.witness, checks.has_witness
     has_witness[node] = False
-    if node > 0 and has_witness[node - 1] and consistent(live.mask, witness[node - 1]):
+    parent_witnessed = node > 0 and has_witness[node - 1]
+    if parent_witnessed and consistent(live.mask, witness[node - 1]):
         copy_into(witness[node], witness[node - 1])
         has_witness[node] = True
         return WITNESSED
     if not sums_feasible(checks.hunter.sums, live.mask):
         return EMPTY
-    guide = checks.hunter.guide                 # the hunt tries the parent's solution's rows first
-    if node > 0 and has_witness[node - 1]:
-        copy_into(guide, witness[node - 1])
-    else:
-        guide[:] = 0
+    if not parent_witnessed:
+        checks.hunter.guide[:] = 0
+        return check_turns(node, checks, tables, live, deadline)
+    copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
+    copy_into(checks.node_mask, live.mask)
+    copy_into(checks.node_alive, live.nalive)
+    pin_fitting_pieces(tables, live, witness[node - 1], checks.tally.label)
+    c = check_turns(node, checks, tables, live, deadline)
+    copy_into(live.mask, checks.node_mask)
+    copy_into(live.nalive, checks.node_alive)
+    return c
+
+
+@kernel
+def check_turns(node, checks, tables, live, deadline):
+    """``check_node`` once the quick answers are out: turns of a count up to one
+    (``counting``), whose memo of pieces refutes a piece once for every branch
+    it recurs on (the first turn MIN_COUNT_TURN_NS long, then as long in time
+    as the hunt's last), and of a hunt in any order (``anyorder``), each
+    CHECK_GROWTH times more nodes than the last (the first
+    ``checks.hunt_nodes``), which finds a solution below most nodes that have
+    one, or goes through every branch of a small node; both test the sums at
+    every node. A count that finds solutions reads one back
+    (``counting.state_solution``): the node's children then have a witness.
+
+    After the first count, when the parent has a witness, a repair
+    (``repair``: new digits for the cells near where it does not fit, the
+    others kept) answers most checks in microseconds; then near hunts
+    (``hunt_near``) most of the rest. Not before the first count, whose memo
+    later checks need (one grid took 7x longer). If neither finds a solution,
+    the hunts start from fresh weights: what the checks of other nodes learned
+    misled them (the 30x100 grid of bench/open_grids spent 15 s in three checks). The turns' lengths
+    change how long a check takes, never its answer.
+    """
+    witness, has_witness = checks.witness, checks.has_witness
     turn = checks.hunt_nodes
     spent = MIN_COUNT_TURN_NS         # a short count first: many empty nodes fall in it
     repairable = node > 0 and has_witness[node - 1]
@@ -180,13 +294,20 @@ def check_node(node, checks, tables, live, deadline):
         c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
         if c == COUNT_TIMED_OUT and turn_end == deadline:
             return CHECK_TIMED_OUT
-        if c >= 0:
-            return SOLVABLE if c > 0 else EMPTY
-        if repairable:                # once, after the first count (whose memo later
-            repairable = False        # checks need: without it one grid took 7x longer)
-            if repair(tables, live.mask, witness[node - 1], witness[node], checks.hunt_nodes):
+        if c == 0:
+            return EMPTY
+        if c > 0:
+            if state_solution(tables, live, checks.tally, deadline, witness[node]) > 0:
                 has_witness[node] = True
                 return WITNESSED
+            return SOLVABLE
+        if repairable:                # once, after the first count (whose memo later
+            repairable = False        # checks need: without it one grid took 7x longer)
+            if (repair(tables, live.mask, witness[node - 1], witness[node], checks.hunt_nodes)
+                    or hunt_near(node, checks, tables, live, deadline)):
+                has_witness[node] = True
+                return WITNESSED
+            checks.hunter.weight[:] = 1.0
         began = monotonic_ns()
         found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
                                    np.int64(1), turn, deadline)
