@@ -57,10 +57,10 @@ class Hunter(NamedTuple):
 
 
 @kernel
-def new_hunter(tables, live, sums):
-    """A hunter for ``tables`` with fresh weights and no guide, testing its nodes on ``sums``."""
-    return Hunter(trail_for(tables, live), np.ones(live.nalive.shape[0]), sums,
-                  np.zeros(live.mask.shape[0], np.int64))
+def new_hunter(tables, live, sums, weight):
+    """A hunter for ``tables`` with the entries' ``weight``s (ones for a fresh hunter, or a
+    caller's, which the hunts update in place) and no guide, testing its nodes on ``sums``."""
+    return Hunter(trail_for(tables, live), weight, sums, np.zeros(live.mask.shape[0], np.int64))
 
 
 class Hunted(NamedTuple):
@@ -146,7 +146,7 @@ def hunt_root(root, keep, want, node_budget, deadline, weight):
         return Hunted(0, True, 1)
     sums = network_of(tables, live.mask.shape[0],     # nothing to test once forced moves solve it
                       pick_entry(live.nalive) >= 0)
-    hunter = Hunter(trail_for(tables, live), weight, sums, np.zeros(live.mask.shape[0], np.int64))
+    hunter = new_hunter(tables, live, sums, weight)
     return hunt(tables, live, hunter, keep, want, node_budget, deadline)
 
 

@@ -149,7 +149,7 @@ def new_checks(root, hunt_nodes):
     memo = new_memo(np.int64(CHECK_SLOTS_LOG2), np.int64(CHECK_DATA_WORDS))
     sums = network_of(tables, V, True)
     return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
-                  new_hunter(tables, live, sums),
+                  new_hunter(tables, live, sums, np.ones(E)),
                   new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums),
                   np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
                   np.zeros(E, np.int64))
