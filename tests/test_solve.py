@@ -103,8 +103,23 @@ def test_bad_limit_is_a_value_error(limit):
         kn.kakuro(PUZZLES / "k0.txt", limit=limit)
 
 
+#: Compiles the kernels of the essay's search with its checks, in a process of its own:
+#: compiling them takes hundreds of MB, which a measure of peak memory would count
+#: (a loaded fresh run slowed the search past CHECK_AFTER_NS, and compiled the checks there).
+COMPILE_THE_SEARCH = textwrap.dedent("""
+    import numpy as np, kakuro_np as kn
+    from kakuro_np import solve
+    from kakuro_np.engine.search import search
+    m = solve.model(kn.read("puzzles/k3.txt"))
+    kn.kakuro(m.puzzle, limit=2)
+    search(m.root(), np.int64(100), True, np.int64(solve.NO_LIMIT), np.int64(0), m.checks())
+""")
+
+
 def test_open_block_with_a_limit_stops_early_in_bounded_memory():
     """A 9x9 open block of 45s has astronomically many solutions; limit=1000 returns 1000."""
+    subprocess.run([sys.executable, "-c", COMPILE_THE_SEARCH], check=True, cwd=PUZZLES.parent,
+                   timeout=600)
     script = textwrap.dedent("""
         import resource, numpy as np, kakuro_np as kn
         rows = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]

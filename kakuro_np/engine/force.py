@@ -528,8 +528,9 @@ def pin_cell(tables, live, v, bit):
         lost = mask[v] & ~bit
         mask[v] = bit
         for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
-            live.gone[tables.var_slot[q]] |= lost
-            enqueue(live.queue, live.inq, live.qstate, tables.var_ent[q])
+            if live.nalive[tables.var_ent[q]] >= 0:       # -1: a table not built yet
+                live.gone[tables.var_slot[q]] |= lost
+                enqueue(live.queue, live.inq, live.qstate, tables.var_ent[q])
 
 
 def pack_tables(cells, tables):

@@ -43,7 +43,7 @@ from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tall
 from .force import build_forced_tables, pick_entry, pin_cell, propagate, start_state
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
-from .memo import new_memo
+from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .repair import free_ring, repair
 from .state import ROOT
 from .sums import network_of, sums_feasible
@@ -64,10 +64,6 @@ CHECK_AFTER_NS = 2_000_000_000
 CLOCK_AFTER = 64
 #: The nodes of each near hunt (``hunt_near``).
 NEAR_NODES = 300
-#: The checks' memo: 2**19 slots and 2**24 key words, 4 times the default (key words are
-#: touched only as keys are stored): each count turn goes on from the pieces the
-#: earlier turns stored, while the memo holds them.
-CHECK_SLOTS_LOG2, CHECK_DATA_WORDS = 19, 1 << 24
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -146,7 +142,7 @@ def new_checks(root, hunt_nodes):
     _, tables, live = start_state(root, True)
     E, V = live.nalive.shape[0], live.mask.shape[0]
     levels = E + 2
-    memo = new_memo(np.int64(CHECK_SLOTS_LOG2), np.int64(CHECK_DATA_WORDS))
+    memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
     sums = network_of(tables, V, True)
     return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
                   new_hunter(tables, live, sums, np.ones(E)),
