@@ -70,13 +70,6 @@ def test_a_thrashing_draft_gives_its_first_two_solutions_at_once():
         assert all(flat[c].sum() == t and len(set(flat[c])) == len(c) for c, t in zip(cells, sums))
 
 
-def _digits(m, masks):
-    """The (H, W) digits of one-digit masks per variable."""
-    digits = np.zeros(m.puzzle.blank.size, np.int64)
-    digits[m.var_cell] = [int(x).bit_length() for x in masks]
-    return digits.reshape(m.puzzle.blank.shape)
-
-
 def _child_of_the_root(case, pick_entry_at, pick_row_at):
     """``(m, checks, tables, live, below)``: the model, checks whose witness at the root is
     the puzzle's last solution (so it rarely fits the child), and a child of the root
@@ -105,7 +98,8 @@ def _child_of_the_root(case, pick_entry_at, pick_row_at):
 
 def _assert_a_solution_below(m, witness, live, below):
     assert (witness & live.mask != 0).all()
-    assert any(np.array_equal(_digits(m, witness), s) for s in below)
+    digits = solve.LOWEST_DIGIT[witness]
+    assert any(np.array_equal(s.ravel()[m.var_cell], digits) for s in below)
 
 
 CHILDREN = (filled_puzzles(), st.integers(0, 10**6), st.integers(0, 10**6))

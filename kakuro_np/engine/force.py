@@ -522,7 +522,11 @@ def apply_row(tables, live, k, r):
 
 @inline_kernel
 def pin_cell(tables, live, v, bit):
-    """Narrow cell ``v`` to the digits ``bit`` (within its mask) and queue its entries."""
+    """Narrow cell ``v`` to the digits ``bit`` (within its mask) and queue its entries.
+
+    What ``apply_row`` and ``propagate`` do for each cell they narrow, written out in
+    each of them: on the search's hot path a shared inline kernel cost 20%. The
+    checks (``search``) pin cells with this one."""
     mask = live.mask
     if mask[v] != bit:
         lost = mask[v] & ~bit
