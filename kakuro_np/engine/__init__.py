@@ -23,6 +23,7 @@ search    : stage 4: the model and the depth-first fan-out in the essay's order
             (and its checks once it thrashes), the grade's fan-out count.
 anyorder  : a hunt for solutions in any order (restarts, weights) on the trail.
 counting  : counts by independent pieces on the trail, and Knuth's estimates.
+cdcl      : clause learning over cell digits: the checks' refutations (nogoods).
 memo      : the counts of pieces met again (a ``Memo`` record).
 ahead     : compiling a kernel in a helper process on a first run.
 

@@ -1,0 +1,635 @@
+"""Learning from failures: a clause-learning (CDCL) answer to "is there a solution below this node?".
+
+The fan-out and the hunt forget why a branch failed, so a draft can fail on the
+same few entries and digits in thousands of branches. A clause-learning
+solver keeps the reason: each failure (a conflict) is resolved back to the
+decisions that caused it (the first unique implication point) and kept as a
+clause, a nogood over cell digits that prunes every later branch it
+recurs in. This is the core of CP-SAT, which answers some of our hardest drafts
+in a few hundred conflicts; the fan-out took tens of thousands of nodes.
+
+Glossary
+--------
+x var    : ``x(v, d) = 9 v + d - 1``, true when cell ``v`` holds digit ``d``.
+y var    : one per entry and combination (the digit set of some row of its table at
+           the root), true when the entry holds that combination.
+literal  : ``2 var`` (the var true) or ``2 var + 1`` (false); ``lit ^ 1`` negates.
+clauses  : what the puzzle says, as the solver reads it: each cell holds exactly one
+           digit, no entry repeats one, each entry holds one of its combinations
+           (its digits in some cell, no other digit anywhere). Unit propagation
+           on them is weaker than the tables' forced moves; the learned clauses
+           make up for it.
+node     : a search node is given as its cell masks: each digit a mask lacks is
+           an assumption ``not x(v, d)``, all at level 1, so that clauses learned
+           under one node hold for every other (they name the assumptions they
+           used): a ``Sat`` kept for a whole search learns across its checks.
+level    : 0 holds what the clauses force alone (the root's masks, learned units);
+           1 the node's assumptions; decisions open the levels above.
+watches  : two-watched-literal propagation; a clause's watches are its first two
+           literals, and each literal's watchers are a linked list of
+           ``2 clause + slot`` nodes.
+lbd      : a learned clause's count of distinct levels; the learned clauses of
+           highest lbd are dropped when there are too many (as Glucose does).
+
+Examples
+--------
+>>> import kakuro_np as kn
+>>> from kakuro_np.engine.force import start_state
+>>> from kakuro_np.solve import model
+>>> root = model(kn.read("puzzles/k1.txt")).root()
+>>> _, tables, live = start_state(root, True)
+>>> sat = sat_of(tables, live.mask)
+>>> witness = np.zeros_like(live.mask)
+>>> sat_solve(sat, live.mask, witness, 10_000, NO_DEADLINE, witness) == SAT_YES
+True
+>>> bool(np.all(witness & live.mask == witness))
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .jit import NO_DEADLINE, kernel, monotonic_ns, sort_ints
+
+#: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
+SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
+#: Room for learned clauses, and for their literals (``np.empty``: only what is used is
+#: resident).
+LEARNT_CLAUSES = 1 << 16
+LEARNT_LITS = 1 << 23
+#: Conflicts in a run, times its Luby number, before a restart.
+RESTART_CONFLICTS = 100
+#: Each conflict's activity bump grows by 1 / VAR_DECAY (VSIDS).
+VAR_DECAY = 0.95
+#: Learned clauses with at most this lbd are never dropped ("glue" clauses).
+GLUE_LBD = 2
+
+# the slots of ``Sat.state``
+N_CLAUSES, N_LITS, N_STATIC, TRAIL, QHEAD, LEVELS, CONFLICTS, MAX_LEARNT, BROKEN, \
+    HEAP_SIZE, N_LEARNT, N_STATIC_LITS = range(12)
+
+
+class Sat(NamedTuple):
+    """A clause-learning solver for one puzzle (see the glossary); kernels change it in place."""
+    n_cells: int
+    lits: np.ndarray        #: int32: the clauses' literals, clause c's at lits[start[c]:start[c] + size[c]]
+    start: np.ndarray       #: int64, per clause
+    size: np.ndarray        #: int32, per clause (0: dropped)
+    lbd: np.ndarray         #: int32, per clause (0: a clause of the puzzle)
+    watch_head: np.ndarray  #: int64, per literal: its first watcher node, or -1
+    watch_next: np.ndarray  #: int64, per watcher node (2 clause + slot): the next, or -1
+    value: np.ndarray       #: int8, per literal: 1 true, -1 false, 0 unassigned
+    level: np.ndarray       #: int32, per var
+    reason: np.ndarray      #: int64, per var: the clause that implied it, or -1
+    trail: np.ndarray       #: int32, the literals assigned, in order
+    level_start: np.ndarray  #: int64, per level: where it starts on the trail
+    phase: np.ndarray       #: int8, per var: the value it last had (1 true)
+    activity: np.ndarray    #: float64, per var (VSIDS); activity[n_vars] is the bump
+    heap: np.ndarray        #: int32: the unassigned vars, a max-heap on activity
+    heap_pos: np.ndarray    #: int32, per var: where it is in the heap, or -1
+    seen: np.ndarray        #: int8, per var: scratch for conflict analysis
+    learnt: np.ndarray      #: int32: scratch, the clause being learned
+    stamp: np.ndarray       #: int64, per level: scratch for lbd
+    state: np.ndarray       #: int64: the counters named above (N_CLAUSES, ...)
+
+
+@kernel
+def _heap_up(sat, i):
+    heap, pos, act = sat.heap, sat.heap_pos, sat.activity
+    v = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if act[heap[parent]] >= act[v]:
+            break
+        heap[i] = heap[parent]
+        pos[heap[i]] = i
+        i = parent
+    heap[i] = v
+    pos[v] = i
+
+
+@kernel
+def _heap_down(sat, i):
+    heap, pos, act = sat.heap, sat.heap_pos, sat.activity
+    n = sat.state[HEAP_SIZE]
+    v = heap[i]
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and act[heap[child + 1]] > act[heap[child]]:
+            child += 1
+        if act[heap[child]] <= act[v]:
+            break
+        heap[i] = heap[child]
+        pos[heap[i]] = i
+        i = child
+    heap[i] = v
+    pos[v] = i
+
+
+@kernel
+def _heap_insert(sat, v):
+    if sat.heap_pos[v] < 0:
+        n = sat.state[HEAP_SIZE]
+        sat.heap[n] = v
+        sat.heap_pos[v] = n
+        sat.state[HEAP_SIZE] = n + 1
+        _heap_up(sat, n)
+
+
+@kernel
+def _heap_pop(sat):
+    """The var of highest activity, taken out of the heap (-1 when it is empty)."""
+    n = sat.state[HEAP_SIZE]
+    if n == 0:
+        return -1
+    v = sat.heap[0]
+    sat.heap_pos[v] = -1
+    n -= 1
+    sat.state[HEAP_SIZE] = n
+    if n > 0:
+        sat.heap[0] = sat.heap[n]
+        sat.heap_pos[sat.heap[0]] = 0
+        _heap_down(sat, 0)
+    return v
+
+
+@kernel
+def _bump(sat, v):
+    """Raise var ``v``'s activity by the bump (rescaling all when they grow too big)."""
+    act = sat.activity
+    n = act.shape[0] - 1
+    act[v] += act[n]
+    if act[v] > 1e100:
+        for u in range(n + 1):
+            act[u] *= 1e-100
+    if sat.heap_pos[v] >= 0:
+        _heap_up(sat, sat.heap_pos[v])
+
+
+@kernel
+def _watch(sat, c):
+    """Link clause ``c``'s first two literals' watcher nodes."""
+    for s in range(2):
+        lit = sat.lits[sat.start[c] + s]
+        node = 2 * c + s
+        sat.watch_next[node] = sat.watch_head[lit]
+        sat.watch_head[lit] = node
+
+
+@kernel
+def _assign(sat, lit, reason):
+    st = sat.state
+    v = lit >> 1
+    sat.value[lit] = 1
+    sat.value[lit ^ 1] = -1
+    sat.level[v] = st[LEVELS]
+    sat.reason[v] = reason
+    sat.trail[st[TRAIL]] = lit
+    st[TRAIL] += 1
+
+
+@kernel
+def _cancel_until(sat, lvl):
+    """Undo every level above ``lvl``."""
+    st = sat.state
+    if st[LEVELS] <= lvl:
+        return
+    stop = sat.level_start[lvl + 1]
+    for i in range(st[TRAIL] - 1, stop - 1, -1):
+        lit = sat.trail[i]
+        v = lit >> 1
+        sat.value[lit] = 0
+        sat.value[lit ^ 1] = 0
+        sat.phase[v] = 1 - (lit & 1)
+        _heap_insert(sat, v)
+    st[TRAIL] = stop
+    st[QHEAD] = stop
+    st[LEVELS] = lvl
+
+
+@kernel
+def _new_level(sat):
+    st = sat.state
+    st[LEVELS] += 1
+    sat.level_start[st[LEVELS]] = st[TRAIL]
+
+
+@kernel
+def _propagate(sat):
+    """Unit propagation from the trail's queue: -1, or a clause all of whose literals are false."""
+    st, lits, value, head, nxt_of = sat.state, sat.lits, sat.value, sat.watch_head, sat.watch_next
+    while st[QHEAD] < st[TRAIL]:
+        false_lit = sat.trail[st[QHEAD]] ^ 1
+        st[QHEAD] += 1
+        prev = -1
+        node = head[false_lit]
+        while node >= 0:
+            nxt = nxt_of[node]
+            c = node >> 1
+            s = node & 1
+            a = sat.start[c]
+            n = sat.size[c]
+            if n == 0:                                  # dropped: unlink
+                if prev < 0:
+                    head[false_lit] = nxt
+                else:
+                    nxt_of[prev] = nxt
+                node = nxt
+                continue
+            other = lits[a + 1 - s]
+            if value[other] == 1:
+                prev = node
+                node = nxt
+                continue
+            moved = False
+            for j in range(a + 2, a + n):
+                lit = lits[j]
+                if value[lit] != -1:                  # a new watch
+                    lits[j] = false_lit
+                    lits[a + s] = lit
+                    if prev < 0:
+                        head[false_lit] = nxt
+                    else:
+                        nxt_of[prev] = nxt
+                    nxt_of[node] = head[lit]
+                    head[lit] = node
+                    moved = True
+                    break
+            if moved:
+                node = nxt
+                continue
+            if value[other] == -1:
+                st[QHEAD] = st[TRAIL]
+                return c
+            _assign(sat, other, c)
+            prev = node
+            node = nxt
+    return -1
+
+
+@kernel
+def _add_clause(sat, lits, n, lbd):
+    """Store the clause ``lits[:n]`` (n >= 2) and watch its first two literals; its index."""
+    st = sat.state
+    c = st[N_CLAUSES]
+    a = st[N_LITS]
+    for i in range(n):
+        sat.lits[a + i] = lits[i]
+    sat.start[c] = a
+    sat.size[c] = n
+    sat.lbd[c] = lbd
+    st[N_CLAUSES] = c + 1
+    st[N_LITS] = a + n
+    _watch(sat, c)
+    return c
+
+
+@kernel
+def _add_static(sat, lits, n):
+    """Add a clause of the puzzle at level 0: stored, or assigned when it has one literal
+    left; an empty clause (or a false unit) marks the solver BROKEN (no solution at all)."""
+    m = 0
+    for i in range(n):                  # drop literals false at level 0; skip if one is true
+        if sat.value[lits[i]] == 1:
+            return
+        if sat.value[lits[i]] == 0:
+            lits[m] = lits[i]
+            m += 1
+    if m == 0:
+        sat.state[BROKEN] = 1
+    elif m == 1:
+        _assign(sat, lits[0], -1)
+        if _propagate(sat) >= 0:
+            sat.state[BROKEN] = 1
+    else:
+        _add_clause(sat, lits, m, 0)
+
+
+@kernel
+def _static_size(tables, root_mask):
+    """Upper bounds on the clauses and literals of the puzzle's clauses, and the y vars."""
+    ent_off, rows, tab_off = tables.ent_off, tables.rows, tables.tab_off
+    V = root_mask.shape[0]
+    clauses = V * 37
+    lits = V * 81
+    n_y = 0
+    seen = np.zeros(512, np.bool_)
+    for k in range(ent_off.shape[0] - 1):
+        L = ent_off[k + 1] - ent_off[k]
+        combos = 0
+        seen[:] = False
+        for r in range(tab_off[k], tab_off[k + 1]):
+            b = 0
+            for p in range(L):
+                b |= 1 << (rows[r, p] - 1)
+            if not seen[b]:
+                seen[b] = True
+                combos += 1
+        n_y += combos
+        clauses += 9 * L * (L - 1) // 2 + combos * 9 * L + 1
+        lits += 9 * L * (L - 1) + combos * (18 * L + 9) + combos
+    return clauses, lits, n_y
+
+
+@kernel
+def sat_of(tables, root_mask):
+    """A ``Sat`` for the puzzle of ``tables`` (``state.Tables``) with its root's masks.
+
+    The combinations of each entry are the digit sets of its table's rows, so
+    the clauses say exactly what the tables say at the root; the root's masks
+    hold at level 0. ``state[BROKEN]`` is 1 when the clauses alone refute them.
+    """
+    ent_off, ent_var, rows, tab_off = tables.ent_off, tables.ent_var, tables.rows, tables.tab_off
+    V = root_mask.shape[0]
+    E = ent_off.shape[0] - 1
+    clauses, n_lits, n_y = _static_size(tables, root_mask)
+    n_vars = 9 * V + n_y
+    C = clauses + LEARNT_CLAUSES
+    sat = Sat(V, np.empty(n_lits + LEARNT_LITS, np.int32), np.zeros(C, np.int64),
+              np.zeros(C, np.int32), np.zeros(C, np.int32),
+              np.full(2 * n_vars, -1, np.int64), np.full(2 * C, -1, np.int64),
+              np.zeros(2 * n_vars, np.int8), np.zeros(n_vars, np.int32),
+              np.full(n_vars, -1, np.int64), np.zeros(n_vars, np.int32),
+              np.zeros(n_vars + 2, np.int64), np.zeros(n_vars, np.int8),
+              np.zeros(n_vars + 1), np.zeros(n_vars, np.int32),
+              np.full(n_vars, -1, np.int32), np.zeros(n_vars, np.int8),
+              np.zeros(n_vars + 1, np.int32), np.zeros(n_vars + 2, np.int64),
+              np.zeros(12, np.int64))
+    sat.activity[n_vars] = 1.0
+    buf = np.zeros(max(n_vars, 9) + 1, np.int32)
+    for v in range(V):                  # the root's masks, at level 0
+        for d in range(9):
+            if root_mask[v] >> d & 1 == 0 and sat.value[2 * (9 * v + d)] == 0:
+                _assign(sat, 2 * (9 * v + d) + 1, -1)
+    if _propagate(sat) >= 0:
+        sat.state[BROKEN] = 1
+    for v in range(V):                  # exactly one digit per cell
+        for d in range(9):
+            buf[d] = 2 * (9 * v + d)
+        _add_static(sat, buf, 9)
+        for d in range(9):
+            for e in range(d + 1, 9):
+                if root_mask[v] >> d & 1 and root_mask[v] >> e & 1:
+                    buf[0] = 2 * (9 * v + d) + 1
+                    buf[1] = 2 * (9 * v + e) + 1
+                    _add_static(sat, buf, 2)
+    y = 9 * V
+    seen = np.zeros(512, np.bool_)
+    for k in range(E):
+        a, b = ent_off[k], ent_off[k + 1]
+        for i in range(a, b):           # no digit twice
+            for j in range(i + 1, b):
+                common = root_mask[ent_var[i]] & root_mask[ent_var[j]]
+                for d in range(9):
+                    if common >> d & 1:
+                        buf[0] = 2 * (9 * ent_var[i] + d) + 1
+                        buf[1] = 2 * (9 * ent_var[j] + d) + 1
+                        _add_static(sat, buf, 2)
+        seen[:] = False
+        first_y = y
+        for r in range(tab_off[k], tab_off[k + 1]):
+            combo = 0
+            for p in range(b - a):
+                combo |= 1 << (rows[r, p] - 1)
+            if seen[combo]:
+                continue
+            seen[combo] = True
+            for d in range(9):          # y: its digits somewhere, no other digit anywhere
+                if combo >> d & 1:
+                    buf[0] = 2 * y + 1
+                    n = 1
+                    for i in range(a, b):
+                        if root_mask[ent_var[i]] >> d & 1:
+                            buf[n] = 2 * (9 * ent_var[i] + d)
+                            n += 1
+                    _add_static(sat, buf, n)
+                else:
+                    for i in range(a, b):
+                        if root_mask[ent_var[i]] >> d & 1:
+                            buf[0] = 2 * y + 1
+                            buf[1] = 2 * (9 * ent_var[i] + d) + 1
+                            _add_static(sat, buf, 2)
+            y += 1
+        for i in range(y - first_y):    # one of the entry's combinations
+            buf[i] = 2 * (first_y + i)
+        _add_static(sat, buf, y - first_y)
+    sat.state[N_STATIC] = sat.state[N_CLAUSES]
+    sat.state[N_STATIC_LITS] = sat.state[N_LITS]
+    sat.state[MAX_LEARNT] = max(sat.state[N_STATIC] // 3, 2000)
+    for v in range(n_vars):
+        if sat.value[2 * v] == 0:
+            _heap_insert(sat, v)
+    return sat
+
+
+@kernel
+def _analyze(sat, confl):
+    """Learn from the conflict in clause ``confl`` (first unique implication point):
+    the clause's size in ``sat.learnt`` (the asserting literal first, one of the
+    backjump level second), the backjump level and the lbd."""
+    st, lits, level, reason, seen, learnt = (sat.state, sat.lits, sat.level, sat.reason,
+                                            sat.seen, sat.learnt)
+    here = st[LEVELS]
+    n = 1
+    path = 0
+    p = -1
+    i = st[TRAIL] - 1
+    c = confl
+    while True:
+        for j in range(sat.start[c], sat.start[c] + sat.size[c]):
+            q = lits[j]
+            v = q >> 1
+            if p >= 0 and v == p >> 1:
+                continue
+            if seen[v] == 0 and level[v] > 0:
+                seen[v] = 1
+                _bump(sat, v)
+                if level[v] >= here:
+                    path += 1
+                else:
+                    learnt[n] = q
+                    n += 1
+        while seen[sat.trail[i] >> 1] == 0:
+            i -= 1
+        p = sat.trail[i]
+        i -= 1
+        c = reason[p >> 1]
+        seen[p >> 1] = 0
+        path -= 1
+        if path == 0:
+            break
+    learnt[0] = p ^ 1
+    for j in range(1, n):               # mark (2) literals their reason's others imply
+        v = learnt[j] >> 1
+        r = reason[v]
+        if r >= 0:
+            implied = True
+            for t in range(sat.start[r], sat.start[r] + sat.size[r]):
+                u = lits[t] >> 1
+                if u != v and seen[u] == 0 and level[u] > 0:
+                    implied = False
+                    break
+            if implied:
+                seen[v] = 2
+    m = 1
+    for j in range(1, n):               # keep the others; clear the marks
+        v = learnt[j] >> 1
+        if seen[v] == 1:
+            learnt[m] = learnt[j]
+            m += 1
+        seen[v] = 0
+    back = 0
+    if m > 1:
+        best = 1
+        for j in range(2, m):
+            if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
+                best = j
+        learnt[1], learnt[best] = learnt[best], learnt[1]
+        back = level[learnt[1] >> 1]
+    mark = st[CONFLICTS] + 1            # lbd: distinct levels, stamped with this conflict
+    lbd = 0
+    for j in range(m):
+        lv = level[learnt[j] >> 1]
+        if sat.stamp[lv] != mark:
+            sat.stamp[lv] = mark
+            lbd += 1
+    return m, back, lbd
+
+
+@kernel
+def _reduce(sat):
+    """At level 0: drop the learned clauses of highest lbd (the newer first) beyond half of
+    them (glue clauses stay), and pack the rest after the puzzle's clauses."""
+    st = sat.state
+    first = st[N_STATIC]
+    n = st[N_CLAUSES] - first
+    keys = np.empty(n, np.int64)        # lbd, then the newer first; the index below
+    for i in range(n):
+        keys[i] = np.int64(sat.lbd[first + i]) * (1 << 32) + (n - i)
+    sort_ints(keys, 0, n)
+    keep = np.zeros(n, np.bool_)
+    for t in range(n):
+        i = n - (keys[t] & 0xFFFFFFFF)
+        keep[i] = t < n // 2 or sat.lbd[first + i] <= GLUE_LBD or sat.size[first + i] <= 2
+    for v in range(sat.reason.shape[0]):    # level 0 needs no reasons
+        sat.reason[v] = -1
+    c = first
+    a = st[N_STATIC_LITS]
+    for i in range(n):
+        old = first + i
+        if not keep[i] or sat.size[old] == 0:
+            continue
+        s, m = sat.start[old], sat.size[old]
+        for j in range(m):
+            sat.lits[a + j] = sat.lits[s + j]
+        sat.start[c] = a
+        sat.size[c] = m
+        sat.lbd[c] = sat.lbd[old]
+        a += m
+        c += 1
+    st[N_CLAUSES] = c
+    st[N_LITS] = a
+    st[N_LEARNT] = c - first
+    sat.watch_head[:] = -1
+    for k in range(c):
+        _watch(sat, k)
+
+
+@kernel
+def _luby(i):
+    size, power = 1, 1
+    while size < i:
+        size = 2 * size + 1
+        power *= 2
+    while size != i:
+        size //= 2
+        power //= 2
+        if i > size:
+            i -= size
+    return power
+
+
+@kernel
+def sat_solve(sat, mask, guide, budget, deadline, witness):
+    """Is there a solution within the cell masks ``mask``? SAT_YES (one is left in
+    ``witness``, one-digit masks), SAT_NO, or SAT_UNKNOWN when ``budget``
+    conflicts or the deadline passed first.
+
+    ``guide`` (one-digit masks, or zeros) is a solution found nearby: the
+    decisions try its digits first. What is learned stays in ``sat`` for the
+    next call, which may give any masks below the root's.
+    """
+    st = sat.state
+    if st[BROKEN]:
+        return SAT_NO
+    V = sat.n_cells
+    for v in range(V):
+        if guide[v] != 0:
+            for d in range(9):
+                sat.phase[9 * v + d] = 1 if guide[v] >> d & 1 else 0
+    conflicts = 0
+    run = 1
+    run_left = RESTART_CONFLICTS
+    while True:
+        confl = _propagate(sat)
+        if confl >= 0:
+            conflicts += 1
+            st[CONFLICTS] += 1
+            if st[LEVELS] <= 1:
+                if st[LEVELS] == 0:
+                    st[BROKEN] = 1
+                _cancel_until(sat, 0)
+                return SAT_NO
+            m, back, lbd = _analyze(sat, confl)
+            _cancel_until(sat, back)
+            if m == 1:
+                _assign(sat, sat.learnt[0], -1)
+            else:
+                c = _add_clause(sat, sat.learnt, m, lbd)
+                st[N_LEARNT] += 1
+                _assign(sat, sat.learnt[0], c)
+            sat.activity[-1] /= VAR_DECAY
+            run_left -= 1
+            if conflicts >= budget or (conflicts & 255 == 0 and deadline != NO_DEADLINE
+                                       and monotonic_ns() > deadline):
+                _cancel_until(sat, 0)
+                return SAT_UNKNOWN
+            continue
+        full = (st[N_CLAUSES] + 1 >= sat.size.shape[0]
+                or st[N_LITS] + sat.learnt.shape[0] >= sat.lits.shape[0])
+        if run_left <= 0 or full:
+            _cancel_until(sat, 0)
+            run += 1
+            run_left = RESTART_CONFLICTS * _luby(run)
+            if st[N_LEARNT] >= st[MAX_LEARNT] or full:
+                _reduce(sat)
+                st[MAX_LEARNT] = min(st[MAX_LEARNT] + st[MAX_LEARNT] // 10, LEARNT_CLAUSES // 2)
+        if st[LEVELS] == 0:             # the node's masks, at level 1
+            _new_level(sat)
+            for v in range(V):
+                for d in range(9):
+                    if mask[v] >> d & 1 == 0:
+                        lit = 2 * (9 * v + d) + 1
+                        if sat.value[lit] == -1:
+                            _cancel_until(sat, 0)
+                            return SAT_NO
+                        if sat.value[lit] == 0:
+                            _assign(sat, lit, -1)
+            continue
+        v = _heap_pop(sat)
+        while v >= 0 and sat.value[2 * v] != 0:
+            v = _heap_pop(sat)
+        if v < 0:                       # every var has a value: a solution
+            for u in range(V):
+                for d in range(9):
+                    if sat.value[2 * (9 * u + d)] == 1:
+                        witness[u] = 1 << d
+            _cancel_until(sat, 0)
+            return SAT_YES
+        _new_level(sat)
+        _assign(sat, 2 * v + (1 - sat.phase[v]), -1)
