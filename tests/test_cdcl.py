@@ -6,7 +6,9 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.cdcl import SAT_NO, SAT_UNKNOWN, SAT_YES, sat_of, sat_solve
+from kakuro_np.engine.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _assign,
+                                   _new_level, _propagate_all, _reason_lits, sat_of,
+                                   sat_solve)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.jit import NO_DEADLINE, OK
 from strategies import filled_puzzles, satisfies
@@ -73,6 +75,38 @@ def test_any_node_has_a_solution_exactly_when_one_of_the_full_list_fits_it(case,
         if said == SAT_YES:
             assert np.all(witness & mask == witness)
             assert satisfies(p, grid_of(m, witness))
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(filled_puzzles(), st.randoms(use_true_random=False))
+def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rnd):
+    """Digits taken out at random at level 1, propagated: for every digit a table dropped,
+    its explanation's digits gone, alone, leave no row of the table that keeps it."""
+    p, _ = case
+    m, sat, root_mask = sat_and_root(p)
+    _new_level(sat)
+    for v in range(len(root_mask)):
+        for d in range(9):
+            if root_mask[v] >> d & 1 and rnd.random() < 0.3 and sat.value[2 * (9 * v + d)] == 0:
+                _assign(sat, 2 * (9 * v + d) + 1, -1)
+    _propagate_all(sat)
+    for lit in sat.trail[:sat.state[TRAIL]]:
+        r = sat.reason[lit >> 1]
+        if r > -2:
+            continue
+        k = -2 - r
+        n = _reason_lits(sat, r, lit)
+        assert sat.explain[0] == lit
+        masks = np.full(len(root_mask), 511)
+        for q in sat.explain[1:n]:
+            assert q & 1 == 0 and sat.value[q] == -1
+            masks[(q >> 1) // 9] &= ~(1 << ((q >> 1) % 9))
+        v, d = divmod(int(lit >> 1), 9)
+        cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
+        table = m.rows[m.tab_off[k]:m.tab_off[k + 1], :len(cells)].astype(np.int64)
+        fits = np.all(masks[cells] >> (table - 1) & 1 == 1, axis=1)
+        assert not np.any(fits & (table[:, list(cells).index(v)] == d + 1))
 
 
 def test_a_draft_node_the_fan_out_cannot_refute_is_refuted_in_a_few_thousand_conflicts():

@@ -16,9 +16,14 @@ y var    : one per entry and combination (the digit set of some row of its table
 literal  : ``2 var`` (the var true) or ``2 var + 1`` (false); ``lit ^ 1`` negates.
 clauses  : what the puzzle says, as the solver reads it: each cell holds exactly one
            digit, no entry repeats one, each entry holds one of its combinations
-           (its digits in some cell, no other digit anywhere). Unit propagation
-           on them is weaker than the tables' forced moves; the learned clauses
-           make up for it.
+           (its digits in some cell, no other digit anywhere).
+filter   : unit propagation on those clauses is weaker than the tables' forced moves, so
+           each table of at most TABLE_ROWS rows also filters its cells as ``force``
+           does, whenever one of them loses a digit. A digit it drops is explained
+           lazily, only when conflict analysis asks: by every digit the entry's
+           other cells had lost before it (with those gone, no row keeps it); a
+           table no row fits, by every digit its cells lost. This is how the
+           tables' wipe-outs become learned clauses (nogoods).
 node     : a search node is given as its cell masks: each digit a mask lacks is
            an assumption ``not x(v, d)``, all at level 1, so that clauses learned
            under one node hold for every other (they name the assumptions they
@@ -69,7 +74,9 @@ GLUE_LBD = 2
 
 # the slots of ``Sat.state``
 N_CLAUSES, N_LITS, N_STATIC, TRAIL, QHEAD, LEVELS, CONFLICTS, MAX_LEARNT, BROKEN, \
-    HEAP_SIZE, N_LEARNT, N_STATIC_LITS = range(12)
+    HEAP_SIZE, N_LEARNT, N_STATIC_LITS, DIRTY = range(13)
+#: Tables of at most this many rows are filtered as the search's forced moves do.
+TABLE_ROWS = 1000
 
 
 class Sat(NamedTuple):
@@ -94,6 +101,18 @@ class Sat(NamedTuple):
     learnt: np.ndarray      #: int32: scratch, the clause being learned
     stamp: np.ndarray       #: int64, per level: scratch for lbd
     state: np.ndarray       #: int64: the counters named above (N_CLAUSES, ...)
+    pos: np.ndarray         #: int64, per var: where it stands on the trail
+    explain: np.ndarray     #: int32: scratch, the literals of a reason
+    ent_off: np.ndarray     #: the tables (``state.Tables``) whose rows filter the cells
+    ent_var: np.ndarray
+    var_eoff: np.ndarray
+    var_ent: np.ndarray
+    rows: np.ndarray
+    tab_off: np.ndarray
+    dirty: np.ndarray       #: bool, per entry: queued to be filtered
+    dirty_queue: np.ndarray  #: int64: the entries queued (state[DIRTY] of them)
+    cell_mask: np.ndarray   #: int64, per cell: the digits whose x var is not false
+    support: np.ndarray     #: int64, 9: scratch for a filter
 
 
 @kernel
@@ -189,8 +208,18 @@ def _assign(sat, lit, reason):
     sat.value[lit ^ 1] = -1
     sat.level[v] = st[LEVELS]
     sat.reason[v] = reason
+    sat.pos[v] = st[TRAIL]
     sat.trail[st[TRAIL]] = lit
     st[TRAIL] += 1
+    cell = v // 9
+    if lit & 1 and cell < sat.n_cells:      # a digit gone: queue the cell's entries
+        sat.cell_mask[cell] &= ~(1 << (v - 9 * cell))
+        for i in range(sat.var_eoff[cell], sat.var_eoff[cell + 1]):
+            k = sat.var_ent[i]
+            if not sat.dirty[k]:
+                sat.dirty[k] = True
+                sat.dirty_queue[st[DIRTY]] = k
+                st[DIRTY] += 1
 
 
 @kernel
@@ -205,11 +234,114 @@ def _cancel_until(sat, lvl):
         v = lit >> 1
         sat.value[lit] = 0
         sat.value[lit ^ 1] = 0
+        if lit & 1 and v < 9 * sat.n_cells:
+            sat.cell_mask[v // 9] |= 1 << (v % 9)
         sat.phase[v] = 1 - (lit & 1)
         _heap_insert(sat, v)
     st[TRAIL] = stop
     st[QHEAD] = stop
     st[LEVELS] = lvl
+    _clear_dirty(sat)
+
+
+@kernel
+def _clear_dirty(sat):
+    for i in range(sat.state[DIRTY]):
+        sat.dirty[sat.dirty_queue[i]] = False
+    sat.state[DIRTY] = 0
+
+
+@kernel
+def _filter(sat, k):
+    """Drop each digit of entry ``k``'s cells that no row of its table fitting the cells
+    has: implied, with the entry as their lazy reason (``-2 - k``). Returns False
+    when no row fits (a conflict)."""
+    a, b = sat.ent_off[k], sat.ent_off[k + 1]
+    L = b - a
+    masks, support = sat.cell_mask, sat.support
+    for p in range(L):
+        support[p] = 0
+    fits = False
+    rows, cells = sat.rows, sat.ent_var[a:b]
+    for r in range(sat.tab_off[k], sat.tab_off[k + 1]):
+        ok = True
+        for p in range(L):
+            if masks[cells[p]] >> (rows[r, p] - 1) & 1 == 0:
+                ok = False
+                break
+        if ok:
+            fits = True
+            full = True
+            for p in range(L):
+                support[p] |= 1 << (rows[r, p] - 1)
+                full = full and support[p] == masks[cells[p]]
+            if full:                    # every digit left has a row: nothing to drop
+                return True
+    if not fits:
+        return False
+    for p in range(L):
+        gone = masks[cells[p]] & ~support[p]
+        if gone:
+            v = sat.ent_var[a + p]
+            for d in range(9):
+                if gone >> d & 1:
+                    _assign(sat, 2 * (9 * v + d) + 1, -2 - k)
+    return True
+
+
+@kernel
+def _propagate_all(sat):
+    """Unit propagation and the tables' filters to their fixpoint: -1, a clause all of
+    whose literals are false, or ``-2 - k`` when no row of entry ``k`` fits."""
+    st = sat.state
+    while True:
+        c = _propagate(sat)
+        if c >= 0:
+            return c
+        if st[DIRTY] == 0:
+            return -1
+        st[DIRTY] -= 1
+        k = sat.dirty_queue[st[DIRTY]]
+        sat.dirty[k] = False
+        if sat.tab_off[k + 1] - sat.tab_off[k] <= TABLE_ROWS and not _filter(sat, k):
+            _clear_dirty(sat)
+            st[QHEAD] = st[TRAIL]
+            return -2 - k
+
+
+@kernel
+def _reason_lits(sat, r, lit):
+    """The literals of reason ``r`` (a clause, or ``-2 - k``: entry ``k``'s table) for
+    ``lit`` (-1: a conflict) in ``sat.explain``; their count.
+
+    A table's reason is every digit gone from the entry's other cells (from all its
+    cells for a conflict) before ``lit`` was: with those gone, no row keeps ``lit``'s
+    digit (or none fits)."""
+    out = sat.explain
+    if r >= 0:
+        n = sat.size[r]
+        for j in range(n):
+            out[j] = sat.lits[sat.start[r] + j]
+        return n
+    k = -2 - r
+    n = 0
+    cell = -1
+    before = sat.trail.shape[0] + 1
+    if lit >= 0:
+        out[0] = lit
+        n = 1
+        cell = (lit >> 1) // 9
+        before = sat.pos[lit >> 1]
+    for i in range(sat.ent_off[k], sat.ent_off[k + 1]):
+        u = sat.ent_var[i]
+        if u == cell:
+            continue
+        for d in range(9):
+            x = 9 * u + d
+            if sat.value[2 * x] == -1 and sat.pos[x] < before:
+                out[n] = 2 * x
+                n += 1
+    return n
 
 
 @kernel
@@ -359,7 +491,10 @@ def sat_of(tables, root_mask):
               np.zeros(n_vars + 1), np.zeros(n_vars, np.int32),
               np.full(n_vars, -1, np.int32), np.zeros(n_vars, np.int8),
               np.zeros(n_vars + 1, np.int32), np.zeros(n_vars + 2, np.int64),
-              np.zeros(12, np.int64))
+              np.zeros(13, np.int64), np.zeros(n_vars, np.int64),
+              np.zeros(n_vars + 1, np.int32), ent_off, ent_var, tables.var_eoff,
+              tables.var_ent, rows, tab_off, np.zeros(E, np.bool_), np.zeros(E, np.int64),
+              np.full(V, 511, np.int64), np.zeros(9, np.int64))
     sat.activity[n_vars] = 1.0
     buf = np.zeros(max(n_vars, 9) + 1, np.int32)
     for v in range(V):                  # the root's masks, at level 0
@@ -418,6 +553,8 @@ def sat_of(tables, root_mask):
         for i in range(y - first_y):    # one of the entry's combinations
             buf[i] = 2 * (first_y + i)
         _add_static(sat, buf, y - first_y)
+    if _propagate_all(sat) != -1:
+        sat.state[BROKEN] = 1
     sat.state[N_STATIC] = sat.state[N_CLAUSES]
     sat.state[N_STATIC_LITS] = sat.state[N_LITS]
     sat.state[MAX_LEARNT] = max(sat.state[N_STATIC] // 3, 2000)
@@ -441,8 +578,8 @@ def _analyze(sat, confl):
     i = st[TRAIL] - 1
     c = confl
     while True:
-        for j in range(sat.start[c], sat.start[c] + sat.size[c]):
-            q = lits[j]
+        for j in range(_reason_lits(sat, c, p)):
+            q = sat.explain[j]
             v = q >> 1
             if p >= 0 and v == p >> 1:
                 continue
@@ -467,7 +604,7 @@ def _analyze(sat, confl):
     for j in range(1, n):               # mark (2) literals their reason's others imply
         v = learnt[j] >> 1
         r = reason[v]
-        if r >= 0:
+        if r >= 0:                      # (a table's reason is not looked into)
             implied = True
             for t in range(sat.start[r], sat.start[r] + sat.size[r]):
                 u = lits[t] >> 1
@@ -576,8 +713,8 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
     run = 1
     run_left = RESTART_CONFLICTS
     while True:
-        confl = _propagate(sat)
-        if confl >= 0:
+        confl = _propagate_all(sat)
+        if confl != -1:
             conflicts += 1
             st[CONFLICTS] += 1
             if st[LEVELS] <= 1:
