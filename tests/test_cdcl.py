@@ -132,3 +132,21 @@ def test_a_draft_node_the_fan_out_cannot_refute_is_refuted_in_a_few_thousand_con
         witness = np.zeros_like(mask)
         said.append(sat_solve(sat, mask, witness, 20_000, NO_DEADLINE, witness))
     assert said[0] == SAT_NO and SAT_YES in said
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(filled_puzzles())
+def test_learner_turns_find_distinct_solutions_of_the_full_list_and_know_when_there_are_no_more(
+        case):
+    p, _ = case
+    every = kn.kakuro(p, limit=30)
+    assume(len(every) < 30)
+    listed = {s[p.blank].tobytes() for s in every}
+    m = solve.model(p)
+    learner = solve.Learner(m, 20)
+    while not learner.turn(3, NO_DEADLINE):       # many short turns
+        pass
+    assert len(learner.found) == min(20, len(every))
+    grids = {grid_of(m, w)[p.blank].tobytes() for w in learner.found}
+    assert len(grids) == len(learner.found) and grids <= listed

@@ -57,6 +57,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .force import start_state
 from .jit import NO_DEADLINE, kernel, monotonic_ns, sort_ints
 
 #: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
@@ -770,3 +771,41 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
             return SAT_YES
         _new_level(sat)
         _assign(sat, 2 * v + (1 - sat.phase[v]), -1)
+
+
+@kernel
+def sat_of_root(root):
+    """A ``Sat`` for the puzzle of ``root`` (a ``state.Root``) at its fixpoint, and the
+    fixpoint's masks; None for the Sat when forced moves alone refute the puzzle."""
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return None, live.mask
+    return sat_of(tables, live.mask), live.mask
+
+
+@kernel
+def sat_solutions(sat, mask, budget, deadline, keep):
+    """More different solutions within ``mask``, up to ``keep.shape[0]``, each left in a row of
+    ``keep`` (one-digit masks) and then barred from ``sat`` by a clause (so ``sat``
+    serves this question alone from then on). Returns ``(found, exhausted)``:
+    exhausted when there are no more, else ``budget`` conflicts or the deadline
+    passed first (counted per solution sought).
+    """
+    V = sat.n_cells
+    bar = np.zeros(V, np.int32)
+    guide = np.zeros(V, np.int64)
+    found = 0
+    while found < keep.shape[0]:
+        said = sat_solve(sat, mask, guide, budget, deadline, keep[found])
+        if said == SAT_UNKNOWN:
+            return found, False
+        if said == SAT_NO:
+            return found, True
+        for v in range(V):              # not this solution again
+            d = 0
+            while keep[found, v] >> d != 1:
+                d += 1
+            bar[v] = 2 * (9 * v + d) + 1
+        _add_static(sat, bar, V)
+        found += 1
+    return found, False
