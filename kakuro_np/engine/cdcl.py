@@ -44,8 +44,8 @@ Examples
 >>> root = model(kn.read("puzzles/k1.txt")).root()
 >>> _, tables, live = start_state(root, True)
 >>> sat = sat_of(tables, live.mask)
->>> witness = np.zeros_like(live.mask)
->>> sat_solve(sat, live.mask, witness, 10_000, NO_DEADLINE, witness) == SAT_YES
+>>> no_guide, witness = np.zeros_like(live.mask), np.zeros_like(live.mask)
+>>> sat_solve(sat, live.mask, no_guide, 10_000, NO_DEADLINE, witness) == SAT_YES
 True
 >>> bool(np.all(witness & live.mask == witness))
 True
@@ -57,6 +57,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .anyorder import luby
 from .force import start_state
 from .jit import NO_DEADLINE, kernel, monotonic_ns, sort_ints
 
@@ -85,13 +86,14 @@ class Sat(NamedTuple):
     n_cells: int
     lits: np.ndarray        #: int32: the clauses' literals, clause c's at lits[start[c]:start[c] + size[c]]
     start: np.ndarray       #: int64, per clause
-    size: np.ndarray        #: int32, per clause (0: dropped)
+    size: np.ndarray        #: int32, per clause
     lbd: np.ndarray         #: int32, per clause (0: a clause of the puzzle)
     watch_head: np.ndarray  #: int64, per literal: its first watcher node, or -1
     watch_next: np.ndarray  #: int64, per watcher node (2 clause + slot): the next, or -1
     value: np.ndarray       #: int8, per literal: 1 true, -1 false, 0 unassigned
     level: np.ndarray       #: int32, per var
-    reason: np.ndarray      #: int64, per var: the clause that implied it, or -1
+    reason: np.ndarray      #: int64, per var: the clause that implied it, -2 - k for entry
+                            #: k's table (see ``filter``), or -1
     trail: np.ndarray       #: int32, the literals assigned, in order
     level_start: np.ndarray  #: int64, per level: where it starts on the trail
     phase: np.ndarray       #: int8, per var: the value it last had (1 true)
@@ -118,6 +120,7 @@ class Sat(NamedTuple):
 
 @kernel
 def _heap_up(sat, i):
+    """Move the heap's item ``i`` up to its place (its activity grew, or it is new)."""
     heap, pos, act = sat.heap, sat.heap_pos, sat.activity
     v = heap[i]
     while i > 0:
@@ -133,6 +136,7 @@ def _heap_up(sat, i):
 
 @kernel
 def _heap_down(sat, i):
+    """Move the heap's item ``i`` down to its place."""
     heap, pos, act = sat.heap, sat.heap_pos, sat.activity
     n = sat.state[HEAP_SIZE]
     v = heap[i]
@@ -153,6 +157,7 @@ def _heap_down(sat, i):
 
 @kernel
 def _heap_insert(sat, v):
+    """Put var ``v`` back in the heap (unless it is there)."""
     if sat.heap_pos[v] < 0:
         n = sat.state[HEAP_SIZE]
         sat.heap[n] = v
@@ -203,6 +208,8 @@ def _watch(sat, c):
 
 @kernel
 def _assign(sat, lit, reason):
+    """Make ``lit`` true at the current level, implied by ``reason``; a cell's digit gone
+    queues the cell's entries for their filters."""
     st = sat.state
     v = lit >> 1
     sat.value[lit] = 1
@@ -247,6 +254,7 @@ def _cancel_until(sat, lvl):
 
 @kernel
 def _clear_dirty(sat):
+    """Empty the queue of entries to filter."""
     for i in range(sat.state[DIRTY]):
         sat.dirty[sat.dirty_queue[i]] = False
     sat.state[DIRTY] = 0
@@ -347,6 +355,7 @@ def _reason_lits(sat, r, lit):
 
 @kernel
 def _new_level(sat):
+    """Open a decision level."""
     st = sat.state
     st[LEVELS] += 1
     sat.level_start[st[LEVELS]] = st[TRAIL]
@@ -367,13 +376,6 @@ def _propagate(sat):
             s = node & 1
             a = sat.start[c]
             n = sat.size[c]
-            if n == 0:                                  # dropped: unlink
-                if prev < 0:
-                    head[false_lit] = nxt
-                else:
-                    nxt_of[prev] = nxt
-                node = nxt
-                continue
             other = lits[a + 1 - s]
             if value[other] == 1:
                 prev = node
@@ -660,7 +662,7 @@ def _reduce(sat):
     a = st[N_STATIC_LITS]
     for i in range(n):
         old = first + i
-        if not keep[i] or sat.size[old] == 0:
+        if not keep[i]:
             continue
         s, m = sat.start[old], sat.size[old]
         for j in range(m):
@@ -676,20 +678,6 @@ def _reduce(sat):
     sat.watch_head[:] = -1
     for k in range(c):
         _watch(sat, k)
-
-
-@kernel
-def _luby(i):
-    size, power = 1, 1
-    while size < i:
-        size = 2 * size + 1
-        power *= 2
-    while size != i:
-        size //= 2
-        power //= 2
-        if i > size:
-            i -= size
-    return power
 
 
 @kernel
@@ -733,18 +721,18 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
                 _assign(sat, sat.learnt[0], c)
             sat.activity[-1] /= VAR_DECAY
             run_left -= 1
-            if conflicts >= budget or (conflicts & 255 == 0 and deadline != NO_DEADLINE
-                                       and monotonic_ns() > deadline):
+            if conflicts >= budget or (deadline != NO_DEADLINE and monotonic_ns() > deadline):
                 _cancel_until(sat, 0)
                 return SAT_UNKNOWN
             continue
         full = (st[N_CLAUSES] + 1 >= sat.size.shape[0]
                 or st[N_LITS] + sat.learnt.shape[0] >= sat.lits.shape[0])
-        if run_left <= 0 or full:
-            _cancel_until(sat, 0)
+        if run_left <= 0 or full:         # restart: back to the node (its masks stay)
+            _cancel_until(sat, 1)
             run += 1
-            run_left = RESTART_CONFLICTS * _luby(run)
+            run_left = RESTART_CONFLICTS * luby(run)
             if st[N_LEARNT] >= st[MAX_LEARNT] or full:
+                _cancel_until(sat, 0)     # (reasons renumbered: level 0 needs none)
                 _reduce(sat)
                 st[MAX_LEARNT] = min(st[MAX_LEARNT] + st[MAX_LEARNT] // 10, LEARNT_CLAUSES // 2)
         if st[LEVELS] == 0:             # the node's masks, at level 1
