@@ -59,7 +59,7 @@ import numpy as np
 
 from .anyorder import luby
 from .force import start_state
-from .jit import NO_DEADLINE, kernel, monotonic_ns, sort_ints
+from .jit import NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
 
 #: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
@@ -118,7 +118,7 @@ class Sat(NamedTuple):
     support: np.ndarray     #: int64, 9: scratch for a filter
 
 
-@kernel
+@inline_kernel
 def _heap_up(sat, i):
     """Move the heap's item ``i`` up to its place (its activity grew, or it is new)."""
     heap, pos, act = sat.heap, sat.heap_pos, sat.activity
@@ -134,7 +134,7 @@ def _heap_up(sat, i):
     pos[v] = i
 
 
-@kernel
+@inline_kernel
 def _heap_down(sat, i):
     """Move the heap's item ``i`` down to its place."""
     heap, pos, act = sat.heap, sat.heap_pos, sat.activity
@@ -155,7 +155,7 @@ def _heap_down(sat, i):
     pos[v] = i
 
 
-@kernel
+@inline_kernel
 def _heap_insert(sat, v):
     """Put var ``v`` back in the heap (unless it is there)."""
     if sat.heap_pos[v] < 0:
@@ -166,7 +166,7 @@ def _heap_insert(sat, v):
         _heap_up(sat, n)
 
 
-@kernel
+@inline_kernel
 def _heap_pop(sat):
     """The var of highest activity, taken out of the heap (-1 when it is empty)."""
     n = sat.state[HEAP_SIZE]
@@ -183,7 +183,7 @@ def _heap_pop(sat):
     return v
 
 
-@kernel
+@inline_kernel
 def _bump(sat, v):
     """Raise var ``v``'s activity by the bump (rescaling all when they grow too big)."""
     act = sat.activity
@@ -196,7 +196,7 @@ def _bump(sat, v):
         _heap_up(sat, sat.heap_pos[v])
 
 
-@kernel
+@inline_kernel
 def _watch(sat, c):
     """Link clause ``c``'s first two literals' watcher nodes."""
     for s in range(2):
@@ -206,7 +206,7 @@ def _watch(sat, c):
         sat.watch_head[lit] = node
 
 
-@kernel
+@inline_kernel
 def _assign(sat, lit, reason):
     """Make ``lit`` true at the current level, implied by ``reason``; a cell's digit gone
     queues the cell's entries for their filters."""
@@ -252,7 +252,7 @@ def _cancel_until(sat, lvl):
     _clear_dirty(sat)
 
 
-@kernel
+@inline_kernel
 def _clear_dirty(sat):
     """Empty the queue of entries to filter."""
     for i in range(sat.state[DIRTY]):
@@ -353,7 +353,7 @@ def _reason_lits(sat, r, lit):
     return n
 
 
-@kernel
+@inline_kernel
 def _new_level(sat):
     """Open a decision level."""
     st = sat.state
