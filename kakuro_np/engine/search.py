@@ -278,10 +278,11 @@ def check_turns(node, checks, tables, live, deadline):
     ``checks.hunt_nodes``), which finds a solution below most nodes that have
     one, or goes through every branch of a small node; the count and the hunt
     test the sums at every node. Clause learning refutes the nodes of drafts
-    that thrash the others (a 10x10 draft's first branch: 2667 conflicts, 27 ms,
-    where counts and hunts took more than 27 s); on big open grids its clauses
-    propagate too little, it rarely answers, and its share shrinks. A count that finds solutions reads one back
-    (``counting.state_solution``): the node's children then have a witness.
+    that thrash the others (a 10x10 draft's first branch: 42 conflicts, 1.4 ms,
+    where counts and hunts took more than 27 s); on big open grids it rarely
+    answers within its turn, and its share shrinks. A count that finds
+    solutions reads one back (``counting.state_solution``): the node's children
+    then have a witness.
 
     After the first count, when the parent has a witness, a repair
     (``repair``: new digits for the cells near where it does not fit, the
