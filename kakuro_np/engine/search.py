@@ -255,19 +255,19 @@ def check_node(node, checks, tables, live, deadline):
         return EMPTY
     if not parent_witnessed:
         checks.hunter.guide[:] = 0
-        return check_turns(node, checks, tables, live, deadline)
+        return check_turns(node, checks, tables, live, deadline, False)
     copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
     copy_into(checks.node_mask, live.mask)
     copy_into(checks.node_alive, live.nalive)
     pin_fitting_pieces(tables, live, witness[node - 1], checks.tally.label)
-    c = check_turns(node, checks, tables, live, deadline)
+    c = check_turns(node, checks, tables, live, deadline, True)
     copy_into(live.mask, checks.node_mask)
     copy_into(live.nalive, checks.node_alive)
     return c
 
 
 @kernel
-def check_turns(node, checks, tables, live, deadline):
+def check_turns(node, checks, tables, live, deadline, repairable):
     """``check_node`` once the quick answers are out: turns of a count up to one
     (``counting``), whose memo of pieces refutes a piece once for every branch
     it recurs on (the first turn MIN_COUNT_TURN_NS long, then as long in time
@@ -284,7 +284,7 @@ def check_turns(node, checks, tables, live, deadline):
     solutions reads one back (``counting.state_solution``): the node's children
     then have a witness.
 
-    After the first count, when the parent has a witness, a repair
+    After the first count, when the parent has a witness (``repairable``), a repair
     (``repair``: new digits for the cells near where it does not fit, the
     others kept) answers most checks in microseconds; then near hunts
     (``hunt_near``) most of the rest. Not before the first count, whose memo
@@ -296,7 +296,6 @@ def check_turns(node, checks, tables, live, deadline):
     witness, has_witness = checks.witness, checks.has_witness
     turn = checks.hunt_nodes
     spent = np.int64(MIN_COUNT_TURN_NS)   # a short count first: many empty nodes fall in it
-    repairable = node > 0 and has_witness[node - 1]
     while True:
         # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
         # either way), within the deadline
