@@ -242,7 +242,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tup
                                       weight)
         if len(masks) >= cap or hunted.exhausted:
             break
-        if turn > first_turn and cap <= HUNT_MAX:     # a turn of clause learning
+        if turn > first_turn:                  # a turn of clause learning
             learner = learner or Learner(m, cap)
             if learner.turn(turn, deadline):
                 masks = learner.found

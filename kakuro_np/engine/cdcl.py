@@ -446,6 +446,15 @@ def _add_static(sat, lits, n):
 
 
 @kernel
+def _row_digits(rows, r, L):
+    """The digit set (bits) of table row ``r``'s first ``L`` digits: its combination."""
+    b = 0
+    for p in range(L):
+        b |= 1 << (rows[r, p] - 1)
+    return b
+
+
+@kernel
 def _static_size(tables, root_mask):
     """Upper bounds on the clauses and literals of the puzzle's clauses, and the y vars."""
     ent_off, rows, tab_off = tables.ent_off, tables.rows, tables.tab_off
@@ -459,9 +468,7 @@ def _static_size(tables, root_mask):
         combos = 0
         seen[:] = False
         for r in range(tab_off[k], tab_off[k + 1]):
-            b = 0
-            for p in range(L):
-                b |= 1 << (rows[r, p] - 1)
+            b = _row_digits(rows, r, L)
             if not seen[b]:
                 seen[b] = True
                 combos += 1
@@ -531,9 +538,7 @@ def sat_of(tables, root_mask):
         seen[:] = False
         first_y = y
         for r in range(tab_off[k], tab_off[k + 1]):
-            combo = 0
-            for p in range(b - a):
-                combo |= 1 << (rows[r, p] - 1)
+            combo = _row_digits(rows, r, b - a)
             if seen[combo]:
                 continue
             seen[combo] = True
