@@ -43,7 +43,6 @@ CLI_WORDS = (
      "ask for some with --limit N, or count them with --count"),
     ("ask for fewer with limit= or count them with count()",
      "ask for fewer with --limit or count them with --count"),
-    ("more than count() tells exactly; use limit=", "more than --count tells exactly; use --limit N"),
     (" (set kakuro_np.Puzzle.MAX_SIDE to allow more)", ""),
     (" (raise max_rows= to allow more)", ""),
 )

@@ -27,7 +27,7 @@ from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
-                              counted_solutions, knuth_estimates)
+                              count_split, counted_solutions, knuth_estimates)
 from .engine.entries import packed_entries
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
@@ -327,8 +327,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     Where the undecided part of the puzzle splits into independent pieces,
     each is counted apart and the counts multiplied, exactly (a Python int,
     however large); a piece met again on another branch is counted once
-    (see ``memo``). Without a limit, TooManySolutions is raised only when a
-    single piece passes 2**63 - 1 solutions.
+    (see ``memo``). A piece with more than 2**63 - 1 solutions is split over
+    its branches and their counts added (``exact_count``): the count stays
+    exact, and ``timeout=`` bounds how long it may take.
 
     With a limit of at most HUNT_MAX (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for
@@ -516,11 +517,71 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     if (pieces == COUNT_TIMED_OUT).any():
         return None
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
-        raise TooManySolutions(
-            f"a single piece of this puzzle has more than {NO_LIMIT:,} solutions, more than "
-            f"count() tells exactly; use limit=")
+        return exact_count(m, deadline, [memo])   # a piece past int64: split it
     total = math.prod(int(n) for n in pieces)      # exact, however large
     return total if cap >= NO_LIMIT else min(total, cap)
+
+
+def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
+    """The solutions of the entries ``scope`` (default: all) below the node ``mask`` (default:
+    the model's) of model ``m``, exact however many a piece has: a Python int, or None
+    past ``deadline``.
+
+    Each piece is counted up to ``most`` (``counting.count_split``); one that
+    reaches it is split over the rows of the entry its count fans out over, and
+    the counts of its children (the piece's entries below each row, counted the
+    same way) added up. ``memo`` is a one-element list holding the growable memo
+    the counts share (replaced when it grows); a piece met again in another
+    child is counted once. Only pieces past ``most`` are split, so this costs
+    what the count costs, plus a start from scratch per child of a split piece.
+
+    Examples
+    --------
+    >>> m = model("puzzles/k3.txt")
+    >>> memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
+    >>> exact_count(m, NO_DEADLINE, memo), exact_count(m, NO_DEADLINE, memo, most=3)
+    (40, 40)
+    """
+    mask = m.mask if mask is None else mask
+    scope = np.arange(len(m.tab_off) - 1) if scope is None else scope
+    while True:
+        root = m._replace(mask=mask).root()
+        counts, members, starts, fans = count_split(
+            root, scope, np.int64(most), np.int64(deadline), memo[0],
+            np.array([np.iinfo(np.int64).max, 0]))
+        if not (counts == MEMO_FULL).any():
+            break
+        memo[0] = grown(memo[0])            # and the count again, on every count stored
+    if (counts < 0).any():
+        return None
+    total = 1
+    for i, c in enumerate(counts):
+        if c < most:
+            total *= int(c)
+            continue
+        piece, k = members[starts[i]:starts[i + 1]], fans[i]
+        split = 0
+        for child in _branches(m, root.mask, k):
+            below = exact_count(m, deadline, memo, most, child, piece)
+            if below is None:
+                return None
+            split += below
+        total *= split
+    return total
+
+
+def _branches(m, mask, k) -> list:
+    """The masks of the children of the node ``mask`` (at its fixpoint) over entry ``k``:
+    one per row of ``k``'s table that fits the masks, with ``k``'s cells set to it."""
+    cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
+    rows = m.rows[m.tab_off[k]:m.tab_off[k + 1], :len(cells)].astype(np.int64)
+    bits = 1 << (rows - 1)
+    out = []
+    for row_bits in bits[(bits & mask[cells] != 0).all(axis=1)]:
+        child = mask.copy()
+        child[cells] = row_bits
+        out.append(child)
+    return out
 
 
 class Reduction(NamedTuple):

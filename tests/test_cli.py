@@ -275,10 +275,6 @@ def test_urls_reach_the_reader_unchanged():
      "with count()", 1, "timed out after 1.0 s with 0 solutions found; allow a longer --timeout"),
     ("the tables of this puzzle would pass 9 rows (raise max_rows= to allow more)", None,
      "the tables of this puzzle would pass 9 rows"),
-    ("a single piece of this puzzle has more than 9 solutions, more than count() tells "
-     "exactly; use limit=", None,
-     "a single piece of this puzzle has more than 9 solutions, more than --count tells "
-     "exactly; use --limit N"),
 ])
 def test_messages_name_the_options_of_the_command_line(message, limit, said):
     assert cli.cli_words(message, limit) == said

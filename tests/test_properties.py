@@ -2,8 +2,12 @@
 
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import kakuro_np as kn
+import kakuro_np.solve as solve
+from kakuro_np.engine.jit import NO_DEADLINE
+from kakuro_np.engine.memo import growable, new_memo
 from strategies import brute_force_count, filled_puzzles, satisfies
 
 LIMIT = 3000
@@ -49,6 +53,34 @@ def test_count_equals_an_independent_brute_force(case):
     p, _ = case
     assume(p.blank.sum() <= 10)
     assert kn.count(p) == brute_force_count(p)
+
+
+@SETTINGS
+@given(filled_puzzles(max_blank_share=0.95), st.integers(1, 40))
+def test_a_count_that_splits_its_big_pieces_counts_the_same(case, most):
+    """``exact_count`` splits a piece once its count reaches ``most`` (2**63 - 1 in
+    ``count()``; small here, so that pieces split, and their children split again) and
+    adds its children's counts: the count of the full list, whatever ``most``."""
+    p, _ = case
+    sols, complete = solutions_and_complete(p)
+    assume(complete)
+    m = solve.model(p)
+    memo = [growable(new_memo(1, 8))]       # grows as the splits go on
+    assert solve.exact_count(m, NO_DEADLINE, memo, most) == len(sols)
+
+
+#: Four independent 4x4 blocks of 10s: 576**4 = 110,075,314,176 solutions.
+_TOP = ["x"] + [(10, 0)] * 4 + ["x"] + [(10, 0)] * 4
+_MID = [(0, 10)] + ["_"] * 4 + [(0, 10)] + ["_"] * 4
+FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
+
+
+def test_count_splits_the_pieces_past_what_a_count_holds(monkeypatch):
+    """count() splits each piece whose count reaches NO_LIMIT (2**63 - 1; 200 here, so each
+    block of 576 solutions is split) and still gives the exact product."""
+    assert kn.count(FOUR_BLOCKS) == 576**4
+    monkeypatch.setattr(solve, "NO_LIMIT", 200)
+    assert kn.count(FOUR_BLOCKS) == 576**4
 
 
 @SETTINGS

@@ -237,6 +237,37 @@ def count_state(limit, tables, live, tally, deadline):
     return count_scope(np.arange(live.nalive.shape[0]), limit, tables, live, tally, deadline)
 
 
+@kernel
+def count_split(root, scope, most, deadline, memo, work):
+    """The pieces of the entries in ``scope`` at the fixpoint of ``root``, each counted up
+    to ``most``: ``(counts, members, starts, fans)``, piece ``i`` being
+    ``members[starts[i]:starts[i + 1]]`` and ``fans[i]`` the entry its count fans out
+    over (``fan_entry``), by which a caller splits a piece whose count reached
+    ``most``. ``root.mask`` is left at the fixpoint. ``counts`` is ``[0]`` where the
+    node has no solution, and ``[status]`` as for ``count_pieces`` (COUNT_TIMED_OUT,
+    OUT_OF_NODES, MEMO_FULL); no pieces, one solution.
+    """
+    none = np.empty(0, np.int64)
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
+    tally = new_tally(tables, live, memo, work,
+                      network_of(tables, live.mask.shape[0],   # none once forced moves solve it
+                                 pick_entry(live.nalive) >= 0))
+    if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
+        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
+    members, starts = components(scope, tables, live, tally.label)
+    counts = np.zeros(starts.shape[0] - 1, np.int64)
+    fans = np.zeros(counts.shape[0], np.int64)
+    for i in range(counts.shape[0]):
+        piece = members[starts[i]:starts[i + 1]]
+        counts[i] = count_scope(piece, most, tables, live, tally, deadline)
+        if counts[i] <= 0:
+            return counts[i:i + 1], none, np.zeros(1, np.int64), none
+        fans[i] = fan_entry(piece, tables, live)
+    return counts, members, starts, fans
+
+
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
 COUNT_TYPES = (ROOT, INT, INT, MEMO, INTS)
 
@@ -253,25 +284,8 @@ def count_pieces(root, limit, deadline, memo, work):
     counted once, in ``memo`` (see ``memo``): a memo kept from an earlier count of
     the same model, from any root masks, serves again, since a key fixes its count.
     """
-    emptied, tables, live = start_state(root, True)
-    if emptied >= 0:
-        return np.zeros(1, np.int64)
-    tally = new_tally(tables, live, memo, work,
-                      network_of(tables, live.mask.shape[0],   # none once forced moves solve it
-                                 pick_entry(live.nalive) >= 0))
-    if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
-        return np.zeros(1, np.int64)
-    members, starts = components(np.arange(live.nalive.shape[0]), tables, live, tally.label)
-    counts = np.zeros(starts.shape[0] - 1, np.int64)
-    if counts.shape[0] == 0:                  # forced moves decided everything
-        return counts
-    for i in range(counts.shape[0]):
-        counts[i] = count_scope(members[starts[i]:starts[i + 1]], limit, tables, live, tally,
-                                deadline)
-        if counts[i] <= 0:
-            return counts[i:i + 1]
-    return counts
-
+    return count_split(root, np.arange(root.tab_off.shape[0] - 1), limit, deadline, memo,
+                       work)[0]
 
 
 @kernel
