@@ -570,18 +570,17 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
     return total
 
 
-def _branches(m, mask, k) -> list:
-    """The masks of the children of the node ``mask`` (at its fixpoint) over entry ``k``:
-    one per row of ``k``'s table that fits the masks, with ``k``'s cells set to it."""
+def _branches(m, mask, k):
+    """The masks of the children of the node ``mask`` (at its fixpoint) over entry ``k``, one
+    at a time: one per row of ``k``'s table that fits the masks, with ``k``'s cells set
+    to it."""
     cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
     rows = m.rows[m.tab_off[k]:m.tab_off[k + 1], :len(cells)].astype(np.int64)
     bits = 1 << (rows - 1)
-    out = []
     for row_bits in bits[(bits & mask[cells] != 0).all(axis=1)]:
         child = mask.copy()
         child[cells] = row_bits
-        out.append(child)
-    return out
+        yield child
 
 
 class Reduction(NamedTuple):
