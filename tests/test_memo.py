@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
-from kakuro_np.engine.counting import count_pieces
+from kakuro_np.engine.counting import ORDERED_PIECE, count_pieces, count_split
 from kakuro_np.engine.jit import NO_DEADLINE
 import importlib
 
@@ -100,3 +100,21 @@ def test_a_dense_grid_with_many_solutions_counts_as_cp_sat_enumerated():
     assert kn.count(p) == case["solutions"] == 270536
     assert kn.count(p, limit=1000) == 1000
     assert pieces(p, 6, 500) == 270536        # the memo empties again and again
+
+
+def test_exact_counts_of_big_pieces_in_decomposition_order_match_the_recorded_counts():
+    """Exact counts fan out over pieces of ORDERED_PIECE entries or more in the order of a
+    tree decomposition (``counting.decomposition_depths``): on the many-solution set's
+    grids with such a piece, the counts recorded in the set (CP-SAT enumerated them)."""
+    rows = [json.loads(line) for line in (BENCH_SETS / "many.jsonl").read_text().splitlines()]
+    checked = 0
+    for row in rows:
+        p = kn.parse(row["grid"])
+        m = model(p)
+        counts, _, starts, _ = count_split(m.root(), np.arange(len(m.tab_off) - 1),
+                                           np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
+                                           new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]))
+        if len(starts) > 1 and np.diff(starts).max() >= ORDERED_PIECE:
+            assert kn.count(p) == row["solutions"]
+            checked += 1
+    assert checked >= 5                       # 11 of the 40 have such a piece

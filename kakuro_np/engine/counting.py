@@ -28,6 +28,11 @@ from .memo import MEMO, Memo, lookup, store
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, close_level, new_trail, next_row, open_level
 
+#: Exact counts (no limit) fan out over the pieces of this many entries or more in the
+#: order of a tree decomposition (``decomposition_depths``): bench/README, 2026-11-24.
+ORDERED_PIECE = 24
+#: ... on grids of at most this many entries (the decomposition takes E * E bytes).
+ORDERED_MOST_ENTRIES = 4096
 #: What a count returns instead of a number when the deadline passed, when its nodes ran
 #: out, or when its growable memo is full (see ``memo``: grow it and count again).
 COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = -1, -2, -3
@@ -139,21 +144,89 @@ class Tally(NamedTuple):
     memo: Memo
     work: np.ndarray
     sums: Network
+    depth: np.ndarray
 
 
 @kernel
-def new_tally(tables, live, memo, work, sums):
+def new_tally(tables, live, memo, work, sums, ordered):
     """A tally for counts over ``tables`` from ``live``, with ``memo``, ``work`` (see
-    ``Tally``) and the ``sums`` network."""
+    ``Tally``) and the ``sums`` network; with ``ordered``, big pieces fan out in the
+    order of a tree decomposition (``decomposition_depths``)."""
     E, V = live.nalive.shape[0], live.mask.shape[0]
+    ordered = ordered and E <= ORDERED_MOST_ENTRIES         # its links: E * E bytes
+    depth = decomposition_depths(tables, live) if ordered else np.empty(0, np.int64)
     return Tally(new_trail(E, V, tables.rows.shape[0]), np.full(E, -1, np.int64), memo, work,
-                 sums)
+                 sums, depth)
 
 
 @kernel
-def fan_entry(members, tables, live):
+def decomposition_depths(tables, live):
+    """Per entry, its depth in the elimination tree of the undecided entries (linked when
+    they share an undecided cell), eliminating in turn the entry with the fewest links
+    (min-degree); decided entries get E.
+
+    An entry's parent is its neighbour eliminated first after it (its neighbours
+    then made a clique), so the entries nearest the root separate the others:
+    deciding them first splits a piece early, as sharpSAT-TD orders its branches.
+    """
+    E = live.nalive.shape[0]
+    mask, var_eoff, var_ent = live.mask, tables.var_eoff, tables.var_ent
+    link = np.zeros((E, E), np.bool_)
+    for v in range(mask.shape[0]):
+        if POPCOUNT[mask[v]] > 1:
+            for a in range(var_eoff[v], var_eoff[v + 1]):
+                for b in range(var_eoff[v], var_eoff[v + 1]):
+                    link[var_ent[a], var_ent[b]] = a != b
+    gone = live.nalive <= 1
+    degree = np.zeros(E, np.int64)
+    for k in range(E):
+        for j in range(E):
+            degree[k] += link[k, j] and not gone[j] and not gone[k]
+    order = np.empty(E, np.int64)
+    place = np.full(E, E, np.int64)
+    later = np.empty(E, np.int64)
+    n = 0
+    while True:
+        k = -1
+        for j in range(E):
+            if not gone[j] and (k < 0 or degree[j] < degree[k]):
+                k = j
+        if k < 0:
+            break
+        m = 0
+        for j in range(E):
+            if link[k, j] and not gone[j]:
+                later[m] = j
+                m += 1
+        for a in range(m):                     # its later neighbours become a clique
+            degree[later[a]] -= 1
+            for b in range(m):
+                if a != b and not link[later[a], later[b]]:
+                    link[later[a], later[b]] = True
+                    degree[later[a]] += 1
+        for j in range(E):                     # its row keeps just its later neighbours
+            link[k, j] = link[k, j] and not gone[j]
+        gone[k] = True
+        place[k] = n
+        order[n] = k
+        n += 1
+    depth = np.full(E, E, np.int64)
+    for i in range(n - 1, -1, -1):
+        k = order[i]
+        parent = -1
+        for j in range(E):
+            if link[k, j] and (parent < 0 or place[j] < place[parent]):
+                parent = j
+        depth[k] = 0 if parent < 0 else depth[parent] + 1
+    return depth
+
+
+@kernel
+def fan_entry(members, tables, live, depth):
     """The entry a count of the piece ``members`` fans out over: the fewest live rows per
-    undecided cell (a row there decides the most)."""
+    undecided cell (a row there decides the most); in a piece of ORDERED_PIECE entries
+    or more, when the tally has ``depth``s, the least deep of those first."""
+    ordered = depth.shape[0] > 0 and members.shape[0] >= ORDERED_PIECE
     k = np.int64(-1)                        # not the literal -1: one compile of open_level
     best = 0.0
     for i in range(members.shape[0]):
@@ -163,7 +236,11 @@ def fan_entry(members, tables, live):
             if POPCOUNT[live.mask[tables.ent_var[q]]] > 1:
                 open_cells += 1
         score = np.log(live.nalive[j]) / open_cells
-        if k < 0 or score < best:
+        if ordered and k >= 0 and depth[j] != depth[k]:
+            better = depth[j] < depth[k]
+        else:
+            better = k < 0 or score < best
+        if better:
             k = j
             best = score
     return k
@@ -204,7 +281,7 @@ def count_scope(scope, limit, tables, live, tally, deadline):
     e = lookup(memo, key)
     if e >= 0 and (not memo.capped[e] or memo.value[e] >= limit):
         return min(memo.value[e], limit)
-    open_level(tally.trail, tables, live, fan_entry(members, tables, live), True)
+    open_level(tally.trail, tables, live, fan_entry(members, tables, live, tally.depth), True)
     total = np.int64(0)
     while next_row(tally.trail, tables, live):
         tally.work[0] -= 1
@@ -253,7 +330,8 @@ def count_split(root, scope, most, deadline, memo, work):
         return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
     tally = new_tally(tables, live, memo, work,
                       network_of(tables, live.mask.shape[0],   # none once forced moves solve it
-                                 pick_entry(live.nalive) >= 0))
+                                 pick_entry(live.nalive) >= 0),
+                      most == np.iinfo(np.int64).max)          # exact counts only
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
         return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
     members, starts = components(scope, tables, live, tally.label)
@@ -264,7 +342,7 @@ def count_split(root, scope, most, deadline, memo, work):
         counts[i] = count_scope(piece, most, tables, live, tally, deadline)
         if counts[i] <= 0:
             return counts[i:i + 1], none, np.zeros(1, np.int64), none
-        fans[i] = fan_entry(piece, tables, live)
+        fans[i] = fan_entry(piece, tables, live, tally.depth)
     return counts, members, starts, fans
 
 
@@ -330,7 +408,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
         for p in range(ent_off[k + 1] - ent_off[k]):
             out[ent_var[ent_off[k] + p]] = 1 << (tables.rows[r, p] - 1)
         return 1
-    open_level(tally.trail, tables, live, fan_entry(members, tables, live), True)
+    open_level(tally.trail, tables, live, fan_entry(members, tables, live, tally.depth), True)
     passed = 0
     got = 0
     while next_row(tally.trail, tables, live):
@@ -378,7 +456,7 @@ def counted_solutions(root, want, deadline, memo, work):
     if emptied >= 0:
         return np.int64(0), none
     tally = new_tally(tables, live, memo, work,
-                      network_of(tables, V, pick_entry(live.nalive) >= 0))
+                      network_of(tables, V, pick_entry(live.nalive) >= 0), False)
     if not sums_feasible(tally.sums, live.mask):
         return np.int64(0), none
     scope = np.arange(live.nalive.shape[0])
