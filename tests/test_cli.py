@@ -16,6 +16,7 @@ import pytest
 import kakuro_np as kn
 from kakuro_np import cli
 from conftest import PUZZLES, ROOT
+from strategies import FOUR_BLOCKS
 
 CLI = [sys.executable, "-m", "kakuro_np"]
 OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9
@@ -199,10 +200,6 @@ def test_stats_lists_the_entries():
 
 # -- the command line as a user expects it (issue 12) ------------------------------
 
-#: Four independent 4x4 blocks of 10s: 576**4 = 110,075,314,176 solutions, counted at once.
-_TOP = ["x"] + [(10, 0)] * 4 + ["x"] + [(10, 0)] * 4
-_MID = [(0, 10)] + ["_"] * 4 + [(0, 10)] + ["_"] * 4
-FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
 
 
 def one_line(out):

@@ -8,7 +8,7 @@ import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.jit import NO_DEADLINE
 from kakuro_np.engine.memo import growable, new_memo
-from strategies import brute_force_count, filled_puzzles, satisfies
+from strategies import FOUR_BLOCKS, brute_force_count, filled_puzzles, satisfies
 
 LIMIT = 3000
 SETTINGS = settings(max_examples=150, deadline=None,
@@ -69,15 +69,10 @@ def test_a_count_that_splits_its_big_pieces_counts_the_same(case, most):
     assert solve.exact_count(m, NO_DEADLINE, memo, most) == len(sols)
 
 
-#: Four independent 4x4 blocks of 10s: 576**4 = 110,075,314,176 solutions.
-_TOP = ["x"] + [(10, 0)] * 4 + ["x"] + [(10, 0)] * 4
-_MID = [(0, 10)] + ["_"] * 4 + [(0, 10)] + ["_"] * 4
-FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
-
-
 def test_count_splits_the_pieces_past_what_a_count_holds(monkeypatch):
-    """count() splits each piece whose count reaches NO_LIMIT (2**63 - 1; 200 here, so each
-    block of 576 solutions is split) and still gives the exact product."""
+    """A piece whose count reaches NO_LIMIT (2**63 - 1; patched to 200 here, below each
+    block's 576) sends count() to ``exact_count``, which gives the exact product (its own
+    splitting is tested above, at small limits)."""
     assert kn.count(FOUR_BLOCKS) == 576**4
     monkeypatch.setattr(solve, "NO_LIMIT", 200)
     assert kn.count(FOUR_BLOCKS) == 576**4

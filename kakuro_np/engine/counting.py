@@ -9,6 +9,9 @@ scope    : the entries a count is about (a piece, or all of them).
 estimate : Knuth's estimate of the number of solutions from one random descent:
            the product of the branching factors on the way to a solution, 0 if
            the descent dies. Its mean is the true count.
+depth    : an entry's depth in a tree decomposition of the undecided entries
+           (``decomposition_depths``); an exact count fans out over a big piece's
+           least deep entry first, which splits the piece soonest.
 read back: solution number i of a scope, found by walking the count's own tree and
            passing over children whose counts add up to at most i
            (``scope_solution``): the count's pieces, without a hunt.
