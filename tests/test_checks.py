@@ -1,6 +1,7 @@
 """search: checks that cut branches with no solution once fan-out thrashes, keeping the order."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -9,7 +10,7 @@ import kakuro_np.solve as solve
 from kakuro_np.engine.jit import OK
 from kakuro_np.engine.force import apply_row, propagate, start_state
 from kakuro_np.engine.search import EMPTY, WITNESSED, check_node, hunt_near, search
-from strategies import filled_puzzles
+from strategies import filled_puzzles, runs
 
 NEVER = 10**15
 
@@ -57,6 +58,35 @@ def test_checks_from_the_first_node_change_nothing_but_time(case):
     plain = solutions(p, NEVER, limit=500)
     for check_after, hunt_nodes in ((0, 0), (0, 50), (3, 2000)):
         assert np.array_equal(solutions(p, check_after, hunt_nodes, limit=500), plain)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(filled_puzzles(), st.integers(-2, 2))
+def test_the_root_witness_found_in_any_order_changes_nothing_but_time(case, change):
+    """Once the search thrashes (here at once), its root takes a solution found in any
+    order as its witness, or the search ends when that hunt proves there is none (an
+    across clue changed by ``change`` may leave none)."""
+    p, _ = case
+    p = changed_clue(p, change)
+    plain = solutions(p, NEVER, limit=500)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve, "CHECK_AFTER", 0)
+        got = kn.kakuro(p, limit=500)
+    assert np.array_equal(got[:, p.blank], plain)
+
+
+def changed_clue(p, change):
+    """``p`` with its first across clue changed by ``change`` where that stays a sum its
+    run's different digits can make."""
+    for direction, clue, cells in runs(p.blank):
+        n = len(cells)
+        total = p.across[clue] + change
+        if direction == "a" and p.across[clue] and n * (n + 1) // 2 <= total <= n * (19 - n) // 2:
+            across = p.across.copy()
+            across[clue] = total
+            return kn.Puzzle(p.blank, p.down, across, p.given)
+    return p
 
 
 def test_a_thrashing_draft_gives_its_first_two_solutions_at_once():
@@ -132,6 +162,6 @@ def test_a_near_hunt_finds_a_solution_below_or_says_nothing(case, pick_entry_at,
     assume(child is not None)
     m, checks, tables, live, below = child
     before = live.mask.copy(), live.nalive.copy()
-    if hunt_near(np.int64(1), checks, tables, live, np.int64(NEVER)):
+    if hunt_near(np.int64(1), checks, tables, live, np.int64(NEVER), np.int64(0)):
         _assert_a_solution_below(m, checks.witness[1], live, below)
     assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])

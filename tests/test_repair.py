@@ -2,12 +2,12 @@
 within the masks; on open grids it finds one for most branches."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.engine.force import start_state
-from kakuro_np.engine.repair import repair
+from kakuro_np.engine.repair import free_ring, repair, repair_steps
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
 from test_force import open_grid
@@ -92,3 +92,32 @@ def test_a_repair_stops_when_no_ring_adds_a_cell():
     assert np.array_equal(out, one_digit_masks(other))
     mask[0] = mask[1]                                       # no solution at all: no repair
     assert repaired(puzzle, tables, mask, witness) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(filled_puzzles(max_side=8), st.randoms(use_true_random=False), st.sampled_from([3, 30, 2000]))
+def test_the_ring_steps_a_repair_proves_empty_hold_no_solution(case, rnd, budget):
+    """``repair_steps`` says how many of its first ring steps hold no repair (a near hunt
+    skips them): no solution within the masks keeps the witness's digits outside the
+    free cells of any of those steps. A tiny node budget ends steps unproved."""
+    puzzle, _ = case
+    _, tables, live = start_state(model(puzzle).root(), True)
+    every = kn.kakuro(puzzle, limit=500)[:, puzzle.blank]
+    assume(len(tables.ent_off) > 1)
+    for _ in range(5):
+        branch, witness_at = (rnd.randrange(len(every)) for _ in range(2))
+        k = rnd.randrange(len(tables.ent_off) - 1)
+        cells = tables.ent_var[tables.ent_off[k]:tables.ent_off[k + 1]]
+        mask = live.mask.copy()
+        mask[cells] = one_digit_masks(every[branch, cells])
+        witness = one_digit_masks(every[witness_at])
+        out = np.zeros_like(witness)
+        repaired_, proved = repair_steps(tables, mask, witness, out, budget)
+        within = [one_digit_masks(s) for s in every if (one_digit_masks(s) & mask != 0).all()]
+        free = mask & witness == 0
+        rings = 1
+        for _ in range(proved):
+            for _ in range(rings):
+                free_ring(tables, free)
+            rings *= 2
+            assert not any((s[~free] == witness[~free]).all() for s in within)

@@ -193,6 +193,15 @@ def repair(tables, mask, witness, out, node_budget):
     >>> repair(tables, first, second, out, 100), bool((out == first).all())
     (True, True)
     """
+    return repair_steps(tables, mask, witness, out, node_budget)[0]
+
+
+@kernel
+def repair_steps(tables, mask, witness, out, node_budget):
+    """``repair``: ``(repaired, proved)``, and how many of its first ring steps (the free
+    cells grown by 1 ring, then 2 more, 4 more, ...) it proved hold no repair
+    (``repair_search`` went through them whole): a hunt with the same cells free,
+    the others pinned to the witness, would find nothing there either."""
     V = mask.shape[0]
     free = np.zeros(V, np.bool_)
     for v in range(V):
@@ -200,15 +209,20 @@ def repair(tables, mask, witness, out, node_budget):
     n_free = np.count_nonzero(free)
     if n_free == 0:
         out[:] = witness
-        return True
+        return True, 0
     rings = 1
     searched = -1
+    steps = proved = 0
     while True:
         for _ in range(rings):
             n_free = free_ring(tables, free)
         if n_free == searched or n_free > REPAIR_MAX_CELLS or 2 * n_free > V:
-            return False            # no ring added a cell (a piece is free whole), or too many
-        if repair_search(tables, mask, witness, free, out, node_budget) == REPAIRED:
-            return True
+            return False, proved    # no ring added a cell (a piece is free whole), or too many
+        said = repair_search(tables, mask, witness, free, out, node_budget)
+        if said == REPAIRED:
+            return True, proved
+        steps += 1
+        if said == NO_REPAIR and proved == steps - 1:
+            proved = steps
         searched = n_free
         rings *= 2

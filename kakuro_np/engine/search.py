@@ -46,7 +46,7 @@ from .force import build_forced_tables, pick_entry, pin_cell, propagate, start_s
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
-from .repair import free_ring, repair
+from .repair import free_ring, repair_steps
 from .state import ROOT
 from .sums import network_of, sums_feasible
 from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
@@ -65,7 +65,7 @@ CHECK_AFTER_NS = 2_000_000_000
 #: Nodes without a solution after which ``search`` reads the clock at every node.
 CLOCK_AFTER = 64
 #: The nodes of each near hunt (``hunt_near``).
-NEAR_NODES = 300
+NEAR_NODES = 1000
 #: The first clause-learning turn of a check (``cdcl``), in nanoseconds, before its share.
 SAT_FIRST_NS = 10_000_000
 
@@ -130,7 +130,9 @@ class Checks(NamedTuple):
     checked before anything else. ``node_mask``, ``node_alive``, ``near_mask`` and
     ``near_alive`` keep the node while a check pins cells (see ``check_node``). ``sat``
     is the clause-learning solver (``cdcl``), whose clauses learned in one check
-    serve every later one; ``sat_record`` counts its turns and those that answered."""
+    serve every later one; ``sat_record`` counts its turns and those that answered.
+    ``given`` is a solution of the root found before the checks began (one-digit
+    masks), all zeros when there is none: the root's check takes it as its witness."""
     hunt_nodes: int
     witness: np.ndarray
     has_witness: np.ndarray
@@ -142,6 +144,7 @@ class Checks(NamedTuple):
     near_alive: np.ndarray
     sat: Sat
     sat_record: np.ndarray
+    given: np.ndarray
 
 
 @kernel
@@ -158,7 +161,7 @@ def new_checks(root, hunt_nodes):
                             False),
                   np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
                   np.zeros(E, np.int64), sat_of(tables, live.mask),
-                  np.zeros(2, np.int64))
+                  np.zeros(2, np.int64), np.zeros(V, np.int64))
 
 
 @kernel
@@ -185,9 +188,10 @@ def pin_fitting_pieces(tables, live, witness, label):
 
 
 @kernel
-def hunt_near(node, checks, tables, live, deadline):
+def hunt_near(node, checks, tables, live, deadline, proved):
     """A solution of the node at depth ``node`` near its parent's witness, in
     ``witness[node]``: True, or False when none was found (which proves nothing).
+    The first ``proved`` ring steps are not hunted: a repair proved them empty.
 
     The near cells start as those where the parent's witness does not fit and
     grow by rings of entries (1, 2, 4, ...; see ``repair.free_ring``); every
@@ -207,6 +211,7 @@ def hunt_near(node, checks, tables, live, deadline):
         open_cells += POPCOUNT[mask[v]] > 1
     rings = 1
     n_near = np.count_nonzero(near)
+    steps = 0
     while monotonic_ns() < deadline:
         for _ in range(rings):
             grown = free_ring(tables, near)
@@ -217,6 +222,9 @@ def hunt_near(node, checks, tables, live, deadline):
             return False
         n_near = grown
         rings *= 2
+        steps += 1
+        if steps <= proved:
+            continue
         copy_into(checks.near_mask, mask)
         copy_into(checks.near_alive, live.nalive)
         for v in range(V):
@@ -247,6 +255,10 @@ def check_node(node, checks, tables, live, deadline):
     """
     witness, has_witness = checks.witness, checks.has_witness
     has_witness[node] = False
+    if node == 0 and checks.given[0] != 0 and consistent(live.mask, checks.given):
+        copy_into(witness[0], checks.given)
+        has_witness[0] = True
+        return WITNESSED
     parent_witnessed = node > 0 and has_witness[node - 1]
     if parent_witnessed and consistent(live.mask, witness[node - 1]):
         copy_into(witness[node], witness[node - 1])
@@ -314,8 +326,9 @@ def check_turns(node, checks, tables, live, deadline, repairable):
             return SOLVABLE
         if repairable:                # once, after the first count (whose memo later
             repairable = False        # checks need: without it one grid took 7x longer)
-            if (repair(tables, live.mask, witness[node - 1], witness[node], checks.hunt_nodes)
-                    or hunt_near(node, checks, tables, live, deadline)):
+            repaired, proved = repair_steps(tables, live.mask, witness[node - 1],
+                                            witness[node], checks.hunt_nodes)
+            if repaired or hunt_near(node, checks, tables, live, deadline, proved):
                 has_witness[node] = True
                 return WITNESSED
             checks.hunter.weight[:] = 1.0
@@ -341,6 +354,20 @@ def check_turns(node, checks, tables, live, deadline, repairable):
             return EMPTY
         spent = monotonic_ns() - began
         turn = max(turn, 1) * CHECK_GROWTH
+
+
+@kernel
+def check_root(root, checks, deadline):
+    """The check of the root (``check_node``), up to ``deadline``: WITNESSED, with its
+    solution in ``checks.given`` (later checks of the root take it at once), EMPTY,
+    SOLVABLE or CHECK_TIMED_OUT."""
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return EMPTY
+    said = check_node(np.int64(0), checks, tables, live, deadline)
+    if said == WITNESSED:
+        copy_into(checks.given, checks.witness[0])
+    return said
 
 
 @kernel
