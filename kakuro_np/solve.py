@@ -199,20 +199,23 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
     variable)``; SolveTimeout past ``deadline`` (``timeout`` is for the message).
 
     Once the search thrashes, it runs again with checks (see ``search``), from a
-    witness of the root: the root's own check's, if it answers within
-    ROOT_CHECK_S (most drafts: a few ms), else a solution found in any order
-    (``_any_solutions``). The root's check hunts with timed turns: on the 30x100
-    open grid of bench/open_grids.py it took 2.4-7.6 s, the hunt in any order 1.7 s.
+    witness of the root: the root's own check's (``check_root``, steered by the
+    node where the walk thrashed), if it answers within ROOT_CHECK_S (most drafts:
+    a few ms), else a solution found in any order (``_any_solutions``). The
+    root's check hunts with timed turns: on the 30x100 open grid of
+    bench/open_grids.py it took 2.4-7.6 s, the hunt in any order 1.7 s.
     """
     checks = None                           # checks only once it thrashes
     while True:
+        root = m.root()
         found, digits, _, status = search(
-            m.root(), np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
+            root, np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
             np.int64(CHECK_AFTER), checks)
         if status != THRASHING:
             break
         checks = m.checks()
-        said = check_root(m.root(), checks, np.int64(min(deadline, deadline_ns(ROOT_CHECK_S))))
+        said = check_root(m.root(), checks, np.int64(min(deadline, deadline_ns(ROOT_CHECK_S))),
+                          root.mask)          # the node where the walk thrashed
         if said == EMPTY:                   # there are none
             return found, digits
         if said != WITNESSED:
