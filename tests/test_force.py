@@ -8,6 +8,8 @@ import kakuro_np as kn
 from conftest import PUZZLES
 from strategies import filled_puzzles
 from kakuro_np.essay import force_until_fixed
+from kakuro_np.engine.force import pin_solution, start_state
+from kakuro_np.solve import model
 
 ESSAY_ROW_COUNTS = """
 2 6 6 18 18 48 6 2 2 16 10 5 2 2 4 10 4 2 144 8 2 48 8 8 18 2
@@ -136,3 +138,26 @@ def test_indexed_filter_agrees_with_the_scan_on_big_tables():
     for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(7, 1), open_grid(8, 2)]:
         m = model(puzzle)
         assert walk_both(m.root(), np.random.default_rng(7), 1000) > 0   # the index was used
+
+
+@settings(max_examples=80, deadline=None)
+@given(filled_puzzles(), st.randoms(use_true_random=False))
+def test_pinning_a_solution_reaches_the_fixpoint_of_its_masks(case, rnd):
+    """``pin_solution`` (entries wholly pinned take their row at once) leaves the node
+    that forced moves reach from the pinned masks: the same masks and live rows."""
+    puzzle, _ = case
+    m = model(puzzle)
+    solution = 1 << (kn.kakuro(puzzle, limit=1, order="any")[0][puzzle.blank].astype(np.int64) - 1)
+    for share in (0.3, 0.9, 1.0):
+        pinned = np.array([rnd.random() < share for _ in solution], np.bool_)
+        _, tables, live = start_state(m.root(), True)
+        assert pin_solution(tables, live, pinned, solution) < 0
+        root = m.root()
+        root.mask[pinned] = solution[pinned]
+        _, _, fixpoint = start_state(root, True)
+        assert np.array_equal(live.mask, fixpoint.mask)
+        assert np.array_equal(live.nalive, fixpoint.nalive)
+        for k in range(len(tables.tab_off) - 1):
+            start = tables.tab_off[k]
+            assert (set(live.perm[start:start + live.nalive[k]])
+                    == set(fixpoint.perm[start:start + fixpoint.nalive[k]]))

@@ -42,7 +42,8 @@ from .anyorder import Hunter, hunt, new_hunter
 from .cdcl import SAT_NO, SAT_UNKNOWN, SAT_YES, Sat, sat_of, sat_solve
 from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tally,
                        state_solution)
-from .force import build_forced_tables, pick_entry, pin_cell, propagate, start_state
+from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
+                    start_state)
 from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
@@ -175,6 +176,7 @@ def pin_fitting_pieces(tables, live, witness, label):
     """
     mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
     members, starts = components(np.arange(live.nalive.shape[0]), tables, live, label)
+    pinned = np.zeros(mask.shape[0], np.bool_)
     for i in range(starts.shape[0] - 1):
         fits = True
         for t in range(starts[i], starts[i + 1]):
@@ -183,8 +185,8 @@ def pin_fitting_pieces(tables, live, witness, label):
         if fits:
             for t in range(starts[i], starts[i + 1]):
                 for q in range(ent_off[members[t]], ent_off[members[t] + 1]):
-                    pin_cell(tables, live, ent_var[q], witness[ent_var[q]])
-    propagate(tables, live, True)
+                    pinned[ent_var[q]] = True
+    pin_solution(tables, live, pinned, witness)
 
 
 @kernel
@@ -227,11 +229,8 @@ def hunt_near(node, checks, tables, live, deadline, proved):
             continue
         copy_into(checks.near_mask, mask)
         copy_into(checks.near_alive, live.nalive)
-        for v in range(V):
-            if not near[v]:
-                pin_cell(tables, live, v, witness[v])
         found = 0
-        if propagate(tables, live, True) < 0:
+        if pin_solution(tables, live, ~near, witness) < 0:
             found = hunt(tables, live, checks.hunter, checks.witness[node:node + 1],
                          np.int64(1), np.int64(NEAR_NODES), deadline).found
         copy_into(mask, checks.near_mask)
