@@ -29,7 +29,7 @@ from ..combos import LOWEST_DIGIT, POPCOUNT, SUM_SETS
 from .jit import kernel
 
 #: The most free cells a repair looks over; past that a hunt does better.
-REPAIR_MAX_CELLS = 400
+REPAIR_MAX_CELLS = 200
 #: What ``repair_search`` says: a repair was found, none exists with these pins, or the
 #: node budget ran out.
 REPAIRED, NO_REPAIR, REPAIR_BUDGET = 1, 0, -1
