@@ -37,7 +37,10 @@ def set_total(tree: str, set_name: str, repeat: int) -> float:
     out = subprocess.run([sys.executable, os.path.join(tree, "bench", "run.py"), "--worker", "ours",
                           "--set", set_name, "--repeat", str(repeat)],
                          capture_output=True, text=True, cwd=tree, check=True,
-                         env={**os.environ, "KAKURO_BENCH_SETS": os.path.join(HERE, "sets")})
+                         # the tree's own package: the venv's editable install finds this
+                         # checkout's, whatever the worker's directory
+                         env={**os.environ, "PYTHONPATH": tree,
+                              "KAKURO_BENCH_SETS": os.path.join(HERE, "sets")})
     return sum(r["t"] for r in json.loads(out.stdout.strip().splitlines()[-1])["records"])
 
 

@@ -71,6 +71,7 @@ def warm_up():
     search(m.root(), np.int64(2), True, np.int64(solve.NO_LIMIT), np.int64(0),
            m.checks())
     solve.Learner(m, 2).turn(1000, solve.NO_DEADLINE)   # count(limit=2)'s and "any"'s
+    solve._any_solutions(m, 2, solve.NO_DEADLINE, None, turns=(1, 2))   # its count's turn
     saved, solve.CHECK_AFTER = solve.CHECK_AFTER, 0      # the root's check, once it thrashes
     try:
         solve.essay_solutions(m, 2, solve.NO_DEADLINE)

@@ -244,8 +244,8 @@ def hunt_near(node, checks, tables, live, deadline, proved):
 def check_node(node, checks, tables, live, deadline):
     """Is there a solution below the node at depth ``node``? The node is left as it was.
 
-    Yes at once when the solution in ``witness[node - 1]`` (its parent's) fits
-    it; no at once when the sums cannot be met within the cells' bounds
+    Yes at once when the solution in ``witness[node - 1]`` (its parent's; the
+    root's: ``checks.given``) fits it; no at once when the sums cannot be met within the cells' bounds
     (``sums``). Else the pieces the parent's solution fits keep its digits
     (``pin_fitting_pieces``): only the misfit ones are looked at, by
     ``check_turns``. Returns WITNESSED (yes, a solution is in
