@@ -201,7 +201,6 @@ def test_stats_lists_the_entries():
 # -- the command line as a user expects it (issue 12) ------------------------------
 
 
-
 def one_line(out):
     """One line on stderr, besides the notice of a first compile (another test's edit)."""
     lines = [line for line in out.stderr.splitlines() if line != cli.COMPILING]
