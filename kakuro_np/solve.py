@@ -250,41 +250,77 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tup
     solutions.
 
     Turns of the hunt in any order (``anyorder``) alternate with turns of a count up
-    to ``cap`` whose solutions are then read back (``counting.counted_solutions``),
-    each turn ``turns[1]`` times longer than the last (the first ``turns[0]``
-    nodes), as ``count(limit=n)`` takes them: the hunt answers most drafts at
-    once, the count those whose pieces the hunt thrashes between (a 10x10 draft:
-    26 s by the hunt alone, under a second so). The turns share the count's memo.
-    From the second round on, a turn of clause learning (``Learner``) follows each
-    hunt's, as in ``count_in_turns``.
+    to ``cap`` whose solutions are then read back (``counting.counted_solutions``)
+    and, from the second round on, turns of clause learning (``in_turns``), as
+    ``count(limit=n)`` takes them: the hunt answers most drafts at once, the count
+    those whose pieces the hunt thrashes between (a 10x10 draft: 26 s by the hunt
+    alone, under a second so). The count's turns share one memo.
     """
-    memo = growable(new_memo(SLOTS_LOG2, DATA_WORDS))
-    weight = np.ones(len(m.tab_off) - 1)        # the hunt's, kept from turn to turn
-    first_turn, growth = turns
-    turn = first_turn
-    learner = None
-    while True:
+    memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
+
+    def hunt(turn, weight):
         masks, hunted = any_solutions(m.root(), np.int64(cap), np.int64(turn), np.int64(deadline),
                                       weight)
-        if len(masks) >= cap or hunted.exhausted:
-            break
-        if turn > first_turn:                  # a turn of clause learning
-            learner = learner or Learner(m, cap)
-            if learner.turn(turn, deadline):
-                masks = learner.found
-                break
+        return masks if len(masks) >= cap or hunted.exhausted else None
+
+    def count_turn(turn):
         while True:
             status, masks = counted_solutions(m.root(), np.int64(cap), np.int64(deadline),
-                                              memo, np.array([turn, 0]))
+                                              memo[0], np.array([turn, 0]))
             if status != MEMO_FULL:
                 break
-            memo = grown(memo)
-        if status >= 0:
-            break
+            memo[0] = grown(memo[0])
         if status == COUNT_TIMED_OUT:
             raise SolveTimeout(f"timed out after {timeout} s with no {cap} solutions found")
-        turn = min(turn, NO_LIMIT // growth) * growth
+        return None if status == OUT_OF_NODES else masks
+
+    masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found)
     return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
+
+
+def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True):
+    """The answer of the first turn that gives one, in rounds of turns that grow.
+
+    Each round is a turn of ``hunt(turn, weight)`` (the hunt in any order; its
+    ``weight`` per entry is kept from turn to turn), from the second round on a
+    turn of clause learning (``Learner``, for up to ``cap`` solutions) of as many
+    conflicts, whose answer is ``learned(its solutions' masks)``, and a turn of
+    ``count_turn(turn)``; a turn is ``turn`` nodes long, the first ``turns[0]``,
+    each next one ``turns[1]`` times longer. ``hunt`` and ``count_turn`` return
+    None when their nodes ran out before an answer. Without ``hunting``, a
+    single count with no node limit. The learning turns answer the drafts that
+    thrash both the hunt and the count (gen-10x10-expert-12: 1.8 s -> 0.19 s).
+
+    Examples
+    --------
+    A hunt and a count that never answer within their turns; the learning's turn
+    of 4 conflicts finds a solution of k3:
+
+    >>> done = []
+    >>> def hunt(turn, weight):
+    ...     done.append(("hunt", turn))
+    >>> def count_turn(turn):
+    ...     done.append(("count", turn))
+    >>> in_turns(model("puzzles/k3.txt"), 1, NO_DEADLINE, (1, 2), hunt, count_turn, len), done
+    (1, [('hunt', 1), ('count', 1), ('hunt', 2), ('count', 2), ('hunt', 4)])
+    """
+    first_turn, growth = turns
+    turn = first_turn if hunting else NO_LIMIT
+    weight = np.ones(len(m.tab_off) - 1)
+    learner = None
+    while True:
+        if turn < NO_LIMIT:
+            answer = hunt(turn, weight)
+            if answer is not None:
+                return answer
+            if turn > first_turn:
+                learner = learner or Learner(m, cap)
+                if learner.turn(turn, deadline):
+                    return learned(learner.found)
+        answer = count_turn(turn)
+        if answer is not None:
+            return answer
+        turn = min(turn, NO_LIMIT // growth) * growth
 
 
 def _refuse_astronomical(m, most, max_bytes):
@@ -497,53 +533,45 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
-    With ``cap`` at most HUNT_MAX, turns of hunting and of counting alternate,
-    the first ``turns[0]`` nodes long and each next one ``turns[1]`` times
-    longer (a test may take very short turns; the count is the same); from the
-    second round on, each hunt's turn is followed by one of clause learning
-    (``Learner``) of as many conflicts as the hunt had nodes, which answers the
-    drafts that thrash both (gen-10x10-expert-12: 1.8 s -> 0.19 s). A
-    ``Meter`` follows the nodes. The turns share one memo of pieces: ``memo``,
-    one kept from earlier counts of the same model, or a new growable one: when
-    it is full, a larger copy is made and the turn counted again, finding every
-    piece counted so far in it (see ``memo``).
+    With ``cap`` at most HUNT_MAX, turns of hunting, of clause learning and of
+    counting alternate (``in_turns``; a test may take very short turns, the count
+    is the same). A ``Meter`` follows the nodes. The count's turns share one memo
+    of pieces: ``memo``, one kept from earlier counts of the same model, or a new
+    growable one: when it is full, a larger copy is made and the turn counted
+    again, finding every piece counted so far in it (see ``memo``).
     """
     meter = Meter() if meter is None else meter
-    memo = growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo
-    first_turn, growth = turns
+    memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo]
     kernels = count_kernels(cap)
-    turn = first_turn if "hunt" in kernels else NO_LIMIT
-    weight = np.ones(len(m.tab_off) - 1)        # the hunt's, kept from turn to turn
     for name in kernels:                    # the command line may compile them ahead
         ahead.wait(name)
-    learner = None
-    while True:
-        if turn < NO_LIMIT:                  # a turn of hunting in any order
-            found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),
-                                                      np.int64(deadline), weight)
-            meter.add(hunted)
-            if found >= cap or exhausted:
-                return found
-            if turn > first_turn:            # and one of clause learning, from the second
-                learner = learner or Learner(m, cap)
-                if learner.turn(turn, deadline):
-                    return len(learner.found)
+
+    def hunt(turn, weight):
+        found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),
+                                                  np.int64(deadline), weight)
+        meter.add(hunted)
+        return int(found) if found >= cap or exhausted else None
+
+    def count_turn(turn):
         while True:
             meter.add(0, turn)
             work = meter.state[2]
             pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                                  memo, work)
+                                  memo[0], work)
             meter.add(turn - max(int(work[0]), 0), 0, work)
             if not (pieces == MEMO_FULL).any():
                 break
-            memo = grown(memo)              # and the turn again, on every count stored
-        if not (pieces == OUT_OF_NODES).any():
-            break
-        turn = min(turn, NO_LIMIT // growth) * growth
+            memo[0] = grown(memo[0])        # and the turn again, on every count stored
+        return None if (pieces == OUT_OF_NODES).any() else pieces
+
+    answer = in_turns(m, cap, deadline, turns, hunt, count_turn, len, "hunt" in kernels)
+    if not isinstance(answer, np.ndarray):  # the hunt's or the learning's
+        return answer
+    pieces = answer
     if (pieces == COUNT_TIMED_OUT).any():
         return None
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
-        return exact_count(m, deadline, [memo])   # a piece past int64: split it
+        return exact_count(m, deadline, memo)   # a piece past int64: split it
     total = math.prod(int(n) for n in pieces)      # exact, however large
     return total if cap >= NO_LIMIT else min(total, cap)
 
