@@ -29,6 +29,7 @@ from .engine.cdcl import sat_of_root, sat_solutions
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
                               count_split, counted_solutions, knuth_estimates)
 from .engine.entries import packed_entries
+from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
 from .engine.search import (EMPTY, WITNESSED, build_model, check_root, fixpoint_masks,
@@ -76,10 +77,13 @@ class Model(NamedTuple):
     mask: np.ndarray
     rows: np.ndarray
     tab_off: np.ndarray
+    idx_off: np.ndarray     #: the index of the big tables' rows (``force.build_index``),
+    idx_row: np.ndarray     #: built once here instead of at every kernel's start
 
     def root(self) -> Root:
         """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
-        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off)
+        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off,
+                    self.idx_off, self.idx_row)
 
     def checks(self, hunt_nodes=None):
         """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
@@ -102,7 +106,7 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
                           f"(raise max_rows= to allow more)")
     if built[0] == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    return Model(puzzle, packed, *built)
+    return Model(puzzle, packed, *built, *build_index(built[3], built[7], built[8], INDEX_MIN))
 
 
 def _limit(limit) -> int:

@@ -161,3 +161,16 @@ def test_pinning_a_solution_reaches_the_fixpoint_of_its_masks(case, rnd):
             start = tables.tab_off[k]
             assert (set(live.perm[start:start + live.nalive[k]])
                     == set(fixpoint.perm[start:start + fixpoint.nalive[k]]))
+
+
+def test_the_models_index_is_the_one_each_start_would_build():
+    from kakuro_np.engine.force import INDEX_MIN, start_indexed
+    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(8, 2), open_grid(9, 3)]:
+        m = model(puzzle)
+        shared, built = start_state(m.root(), True), start_indexed(m.root(), True, INDEX_MIN)
+        assert shared[1].idx_row is m.idx_row                  # the model's, not a new one
+        assert np.array_equal(shared[1].idx_off, built[1].idx_off)
+        assert np.array_equal(shared[1].idx_row, built[1].idx_row)
+        assert shared[0] == built[0]
+        assert np.array_equal(shared[2].mask, built[2].mask)
+        assert np.array_equal(shared[2].nalive, built[2].nalive)

@@ -332,15 +332,25 @@ def start_state(root, stop_on_empty):
     Returns ``(emptied, tables, live)``: -1 or the first entry whose table
     emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
-    itself, changed in place.
+    itself, changed in place. The tables' index is the root's (built once per
+    model, ``solve.model``), else one of the tables of INDEX_MIN rows or more.
     """
+    if root.idx_off.shape[0] == 81 * (root.tab_off.shape[0] - 1) + 1:
+        return start_from(root, stop_on_empty, root.idx_off, root.idx_row)
     return start_indexed(root, stop_on_empty, INDEX_MIN)
 
 
 @kernel
 def start_indexed(root, stop_on_empty, index_min):
     """``start_state`` with the tables of ``index_min`` rows or more indexed."""
-    ent_off, ent_var, mask, rows, tab_off = root
+    return start_from(root, stop_on_empty,
+                      *build_index(root.ent_off, root.rows, root.tab_off, index_min))
+
+
+@kernel
+def start_from(root, stop_on_empty, idx_off, idx_row):
+    """``start_state`` with the index ``(idx_off, idx_row)`` (``build_index``)."""
+    ent_off, ent_var, mask, rows, tab_off = root[:5]
     E = tab_off.shape[0] - 1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
     perm = np.empty(rows.shape[0], np.int32)
@@ -350,7 +360,6 @@ def start_indexed(root, stop_on_empty, index_min):
     for k in range(E):
         nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
-    idx_off, idx_row = build_index(ent_off, rows, tab_off, index_min)
     tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
                     rows, tab_off, idx_off, idx_row)
     live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
@@ -365,7 +374,8 @@ def start_indexed(root, stop_on_empty, index_min):
 def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     """The essay's ``force^:_``: live-row flags of the fixpoint."""
     mask = np.full(n_var, 0x1FF, np.int64)
-    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off), False)
+    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off, np.zeros(0, np.int64),
+                                   np.zeros(0, np.int32)), False)
     alive = np.zeros(rows.shape[0], np.bool_)
     for k in range(tab_off.shape[0] - 1):
         for i in range(tab_off[k], tab_off[k] + live.nalive[k]):

@@ -125,6 +125,8 @@ inline_kernel = numba.njit(cache=True, nogil=True, inline="always")
 #: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors
 #: (offsets, variables, masks) and int8 table rows, each C-ordered and writable.
 INT, INTS, ROWS = types.int64, types.int64[::1], types.int8[:, ::1]
+#: The numba type of an index's row numbers (``force.build_index``).
+INT32S = types.int32[::1]
 FLOATS = types.float64[::1]
 
 

@@ -61,7 +61,8 @@ def children(m, mask) -> tuple:
     [[1, 2, 3, 3], [2, 1, 3, 3]]
     """
     node = np.array(mask, np.int64)
-    emptied, k, rows = branch_rows(Root(m.ent_off, m.ent_var, node, m.rows, m.tab_off))
+    emptied, k, rows = branch_rows(Root(m.ent_off, m.ent_var, node, m.rows, m.tab_off,
+                                          m.idx_off, m.idx_row))
     if emptied >= 0:
         return None, []
     cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]

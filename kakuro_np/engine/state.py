@@ -4,7 +4,9 @@ Glossary
 --------
 Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          entries' variables, the cell masks (changed in place: pass a copy),
-         the rows and where each entry's rows start (``solve.Model.root``).
+         the rows, where each entry's rows start, and the index of the big
+         tables' rows, built once per model (empty: each start builds it; see
+         ``force.start_state``) (``solve.Model.root``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
          (``var_eoff``, ``var_ent``) and its place among their cells
@@ -28,7 +30,8 @@ Examples
 >>> import numpy as np
 >>> from kakuro_np.engine.force import start_state
 >>> root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, 0x1FF),
-...             np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]))
+...             np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]),
+...             np.zeros(0, np.int64), np.zeros(0, np.int32))
 >>> emptied, tables, live = start_state(root, True)
 >>> int(emptied), int(live.nalive[0]), tables.var_ent.tolist()
 (-1, 2, [0, 0])
@@ -41,7 +44,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
-from .jit import INTS, ROWS
+from .jit import INT32S, INTS, ROWS
 
 
 class Root(NamedTuple):
@@ -51,6 +54,8 @@ class Root(NamedTuple):
     mask: np.ndarray        #: int64, V: each cell's candidate digits as bits (changed in place)
     rows: np.ndarray        #: int8, R x 9: every table's rows, padded with 0
     tab_off: np.ndarray     #: int64, E + 1: entry k's rows are rows[tab_off[k]:tab_off[k + 1]]
+    idx_off: np.ndarray     #: int64, 81 E + 1 or 0: the index (as in ``Tables``), or none yet
+    idx_row: np.ndarray     #: int32: the index's rows
 
 
 class Tables(NamedTuple):
@@ -80,4 +85,4 @@ class Live(NamedTuple):
 
 
 #: The numba type of a ``Root`` (the argument types of kernels compiled ahead, see ``ahead``).
-ROOT = types.NamedTuple((INTS, INTS, INTS, ROWS, INTS), Root)
+ROOT = types.NamedTuple((INTS, INTS, INTS, ROWS, INTS, INTS, INT32S), Root)
