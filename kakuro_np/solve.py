@@ -34,6 +34,7 @@ from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, dead
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
 from .engine.search import (EMPTY, WITNESSED, build_model, check_root, fixpoint_masks,
                             new_checks, search)
+from .engine.split import row_children
 from .engine.state import Root
 from .errors import BudgetError, SolveTimeout, TooManySolutions
 from .impossible import why_impossible
@@ -619,26 +620,13 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
             continue
         piece, k = members[starts[i]:starts[i + 1]], fans[i]
         split = 0
-        for child in _branches(m, root.mask, k):
+        for child in row_children(m, root.mask, k):
             below = exact_count(m, deadline, memo, most, child, piece)
             if below is None:
                 return None
             split += below
         total *= split
     return total
-
-
-def _branches(m, mask, k):
-    """The masks of the children of the node ``mask`` (at its fixpoint) over entry ``k``, one
-    at a time: one per row of ``k``'s table that fits the masks, with ``k``'s cells set
-    to it."""
-    cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
-    rows = m.rows[m.tab_off[k]:m.tab_off[k + 1], :len(cells)].astype(np.int64)
-    bits = 1 << (rows - 1)
-    for row_bits in bits[(bits & mask[cells] != 0).all(axis=1)]:
-        child = mask.copy()
-        child[cells] = row_bits
-        yield child
 
 
 class Reduction(NamedTuple):

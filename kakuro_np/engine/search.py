@@ -266,13 +266,13 @@ def check_node(node, checks, tables, live, deadline):
     if not sums_feasible(checks.hunter.sums, live.mask):
         return EMPTY
     if not parent_witnessed:
-        checks.hunter.guide[:] = 0
-        return check_turns(node, checks, tables, live, deadline, False)
+        checks.hunter.guide[:] = 0       # (the flag, not a literal: one compile of check_turns)
+        return check_turns(node, checks, tables, live, deadline, parent_witnessed)
     copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
     copy_into(checks.node_mask, live.mask)
     copy_into(checks.node_alive, live.nalive)
     pin_fitting_pieces(tables, live, witness[node - 1], checks.tally.label)
-    c = check_turns(node, checks, tables, live, deadline, True)
+    c = check_turns(node, checks, tables, live, deadline, parent_witnessed)
     copy_into(live.mask, checks.node_mask)
     copy_into(live.nalive, checks.node_alive)
     return c

@@ -65,13 +65,30 @@ def children(m, mask) -> tuple:
                                           m.idx_off, m.idx_row))
     if emptied >= 0:
         return None, []
+    return node, list(row_children(m, node, k, rows))
+
+
+def row_children(m, mask, k, rows=None):
+    """The children of the node ``mask`` over entry ``k`` of model ``m``, one at a time: a
+    copy of the masks per row of ``rows`` (places in ``m.rows``; default: entry ``k``'s
+    whole table, in order) that fits them, with ``k``'s cells set to its digits.
+
+    Examples
+    --------
+    >>> from kakuro_np.solve import model
+    >>> m = model([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
+    >>> [c.tolist() for c in row_children(m, m.mask, 0)]   # 1 2 or 2 1 on top
+    [[1, 2, 3, 3], [2, 1, 3, 3]]
+    >>> [c.tolist() for c in row_children(m, np.array([1, 3, 3, 3]), 0)]
+    [[1, 2, 3, 3]]
+    """
     cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
-    below = []
-    for r in rows:
-        child = node.copy()
-        child[cells] = 1 << (m.rows[r, :len(cells)].astype(np.int64) - 1)
-        below.append(child)
-    return node, below
+    rows = np.arange(m.tab_off[k], m.tab_off[k + 1]) if rows is None else rows
+    bits = 1 << (m.rows[rows, :len(cells)].astype(np.int64) - 1)
+    for row_bits in bits[(bits & mask[cells] != 0).all(axis=1)]:
+        child = mask.copy()
+        child[cells] = row_bits
+        yield child
 
 
 def split(m, want, most_nodes=None) -> list:
