@@ -118,3 +118,47 @@ def test_exact_counts_of_big_pieces_in_decomposition_order_match_the_recorded_co
             assert kn.count(p) == row["solutions"]
             checked += 1
     assert checked >= 5                       # 11 of the 40 have such a piece
+
+
+def read_key(key, entry_lengths):
+    """The fields of a ``piece_key`` read back: ``(entries, [(sum, masks), ...])``."""
+    from kakuro_np.engine.counting import KEY_ENTRY_BITS, KEY_MASK_BITS, KEY_SUM_BITS
+    bits = "".join(format(int(w) & (2**64 - 1), "064b")[::-1] for w in key)
+    at = 0
+
+    def take(width):
+        nonlocal at
+        at += width
+        return int(bits[at - width:at][::-1], 2)
+    entries = [take(KEY_ENTRY_BITS) for _ in range(take(KEY_ENTRY_BITS))]
+    fields = []
+    for k in entries:
+        fields.append((take(KEY_SUM_BITS), [take(KEY_MASK_BITS) for _ in range(entry_lengths[k])]))
+    assert "1" not in bits[at:]                         # nothing after the last field
+    return entries, fields
+
+
+@settings(max_examples=60, deadline=None)
+@given(filled_puzzles())
+def test_piece_keys_read_back_as_the_pieces_entries_sums_and_masks(case):
+    from kakuro_np.engine.counting import components, piece_key
+    from kakuro_np.engine.force import start_state
+    puzzle, fill = case
+    m = model(puzzle)
+    if m.status != 0:
+        return
+    emptied, tables, live = start_state(m.root(), True)
+    E = len(live.nalive)
+    members, starts = components(np.arange(E), tables, live, np.full(E, -1, np.int64))
+    lengths = np.diff(tables.ent_off)
+    for i in range(len(starts) - 1):
+        piece = members[starts[i]:starts[i + 1]]
+        if len(piece) == 1:          # counted as its live rows, never keyed (and a lone
+            continue                 # unclued cell's entry has no one sum)
+        entries, fields = read_key(piece_key(piece, tables, live), lengths)
+        assert entries == sorted(piece.tolist())
+        for k, (total, masks) in zip(entries, fields):
+            cells = tables.ent_var[tables.ent_off[k]:tables.ent_off[k + 1]]
+            undecided = [bin(int(live.mask[v])).count("1") > 1 for v in cells]
+            assert masks == [int(live.mask[v]) if u else 0 for v, u in zip(cells, undecided)]
+            assert total == sum(fill.flat[m.var_cell[v]] for v, u in zip(cells, undecided) if u)

@@ -97,41 +97,57 @@ def components(scope, tables, live, label):
 
 
 
+#: Bits of a key's fields (``piece_key``): an entry's number, the sum its undecided cells
+#: must make (at most 45), a cell's mask.
+KEY_ENTRY_BITS, KEY_SUM_BITS, KEY_MASK_BITS = 32, 6, 9
+
+
+@kernel
+def put_bits(key, at, value, width):
+    """Write ``value`` (``0 <= value < 2**width``, ``width <= 32``) into the bit string
+    ``key`` from bit ``at`` on (its bits there are 0); returns the bit after it."""
+    w = at >> 6
+    off = at & 63
+    key[w] |= value << off
+    if off + width > 64:
+        key[w + 1] |= value >> (64 - off)
+    return at + width
+
+
 @kernel
 def piece_key(members, tables, live):
-    """The memo key of a piece (see ``memo``).
+    """The memo key of a piece (see ``memo``), its fields packed into int64 words.
 
-    Its entries in ascending order, then per entry the sum its undecided cells
-    must make and the mask of each cell, 0 for a decided one. Tables hold
-    every row that fits the root masks, so the piece's count is the number of
-    fillings of its undecided cells from their masks in which each entry's
-    undecided digits are different and make that sum (a decided digit of the
-    entry is already out of its other cells' masks): the key fixes the count.
+    The number of its entries and their numbers in ascending order, then per
+    entry the sum its undecided cells must make and the mask of each cell, 0
+    for a decided one (KEY_*_BITS each; every field's width is fixed, so the key
+    reads back one way). Tables hold every row that fits the root masks, so the
+    piece's count is the number of fillings of its undecided cells from their
+    masks in which each entry's undecided digits are different and make that
+    sum (a decided digit of the entry is already out of its other cells'
+    masks): the key fixes the count.
     """
     ent_off, ent_var, rows, mask = tables.ent_off, tables.ent_var, tables.rows, live.mask
     entries = members.copy()
     sort_ints(entries, np.int64(0), entries.shape[0])
-    n = 1 + entries.shape[0]
+    bits = KEY_ENTRY_BITS * (1 + entries.shape[0])
     for k in entries:
-        n += 1 + ent_off[k + 1] - ent_off[k]
-    key = np.empty(n, np.int64)
-    key[0] = entries.shape[0]
-    for j in range(entries.shape[0]):
-        key[1 + j] = entries[j]
-    i = 1 + entries.shape[0]
+        bits += KEY_SUM_BITS + KEY_MASK_BITS * (ent_off[k + 1] - ent_off[k])
+    key = np.zeros((bits + 63) >> 6, np.int64)
+    at = put_bits(key, np.int64(0), entries.shape[0], KEY_ENTRY_BITS)
+    for k in entries:
+        at = put_bits(key, at, k, KEY_ENTRY_BITS)
     for k in entries:
         r = live.perm[tables.tab_off[k]]       # any live row gives the undecided sum
         a = ent_off[k]
         rest = 0
         for p in range(ent_off[k + 1] - a):
-            m = mask[ent_var[a + p]]
-            if POPCOUNT[m] > 1:
+            if POPCOUNT[mask[ent_var[a + p]]] > 1:
                 rest += rows[r, p]
-                key[i + 1 + p] = m
-            else:
-                key[i + 1 + p] = 0
-        key[i] = rest
-        i += 1 + ent_off[k + 1] - a
+        at = put_bits(key, at, rest, KEY_SUM_BITS)
+        for p in range(ent_off[k + 1] - a):
+            m = mask[ent_var[a + p]]
+            at = put_bits(key, at, m if POPCOUNT[m] > 1 else 0, KEY_MASK_BITS)
     return key
 
 
