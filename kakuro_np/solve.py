@@ -107,7 +107,9 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
                           f"(raise max_rows= to allow more)")
     if built[0] == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    return Model(puzzle, packed, *built, *build_index(built[3], built[7], built[8], INDEX_MIN))
+    m = Model(puzzle, packed, *built, np.zeros(0, np.int64), np.zeros(0, np.int32))
+    idx_off, idx_row = build_index(m.ent_off, m.rows, m.tab_off, INDEX_MIN)
+    return m._replace(idx_off=idx_off, idx_row=idx_row)
 
 
 def _limit(limit) -> int:

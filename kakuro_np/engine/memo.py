@@ -4,8 +4,8 @@ Glossary
 --------
 key   : a piece's state, packed into int64 words, that fixes its count exactly
         (``counting.piece_key`` writes it: the piece's entries, and per entry
-        the sum its undecided cells must make and each cell's mask; 9 bits a
-        mask, about a fifth of the words one word a field took).
+        the sum its undecided cells must make and each cell's mask, in bit
+        fields: 9 bits a mask, a fifth of the words of a word per field).
 memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
         numbers, -1 when free) over keys stored back to back in ``data``;
         ``value`` is each key's count and ``capped`` says that count was cut at

@@ -5,8 +5,8 @@ Glossary
 Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          entries' variables, the cell masks (changed in place: pass a copy),
          the rows, where each entry's rows start, and the index of the big
-         tables' rows, built once per model (empty: each start builds it; see
-         ``force.start_state``) (``solve.Model.root``).
+         tables' rows, built once per model, or empty to have each start build
+         it (``solve.Model.root``, ``force.start_state``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
          (``var_eoff``, ``var_ent``) and its place among their cells
