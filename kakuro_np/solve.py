@@ -80,11 +80,12 @@ class Model(NamedTuple):
     tab_off: np.ndarray
     idx_off: np.ndarray     #: the index of the big tables' rows (``force.build_index``),
     idx_row: np.ndarray     #: built once here instead of at every kernel's start
+    fit_mask: np.ndarray    #: the masks the build left, whose fixpoint the tables are
 
     def root(self) -> Root:
         """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
         return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off,
-                    self.idx_off, self.idx_row)
+                    self.idx_off, self.idx_row, self.fit_mask)
 
     def checks(self, hunt_nodes=None):
         """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
@@ -107,9 +108,13 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
                           f"(raise max_rows= to allow more)")
     if built[0] == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    m = Model(puzzle, packed, *built, np.zeros(0, np.int64), np.zeros(0, np.int32))
+    m = Model(puzzle, packed, *built, np.zeros(0, np.int64), np.zeros(0, np.int32),
+              np.zeros(0, np.int64))
     idx_off, idx_row = build_index(m.ent_off, m.rows, m.tab_off, INDEX_MIN)
-    return m._replace(idx_off=idx_off, idx_row=idx_row)
+    # the build keeps the rows alive at the fixpoint of its masks: a start from them
+    # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
+    return m._replace(idx_off=idx_off, idx_row=idx_row,
+                      fit_mask=m.mask.copy() if m.status == OK else np.zeros(0, np.int64))
 
 
 def _limit(limit) -> int:

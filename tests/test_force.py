@@ -174,3 +174,20 @@ def test_the_models_index_is_the_one_each_start_would_build():
         assert shared[0] == built[0]
         assert np.array_equal(shared[2].mask, built[2].mask)
         assert np.array_equal(shared[2].nalive, built[2].nalive)
+
+
+@settings(max_examples=60, deadline=None)
+@given(filled_puzzles())
+def test_a_start_from_the_models_masks_needs_no_forcing(case):
+    """The build keeps the fixpoint's rows, so a start from its masks skips forcing: it
+    must give what a start that forces gives (a Root without ``fit_mask``)."""
+    puzzle, _ = case
+    m = model(puzzle)
+    if m.status != 0:
+        return
+    skipped = start_state(m.root(), True)
+    forced = start_state(m.root()._replace(fit_mask=np.zeros(0, np.int64)), True)
+    assert skipped[0] == forced[0] == -1
+    assert np.array_equal(skipped[2].mask, forced[2].mask)
+    assert np.array_equal(skipped[2].nalive, forced[2].nalive)
+    assert not skipped[2].gone.any() and not forced[2].gone.any()

@@ -362,9 +362,15 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
     queue, inq, qstate = new_queue(E)
     tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
                     rows, tab_off, idx_off, idx_row)
+    at_fixpoint = root.fit_mask.shape[0] == mask.shape[0]
+    for v in range(root.fit_mask.shape[0]):
+        at_fixpoint = at_fixpoint and mask[v] == root.fit_mask[v]
     live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
-                np.full(ent_var.shape[0], 0x1FF, np.int64),      # the masks are not yet met
+                # the masks are not yet met, unless the tables are their fixpoint already
+                np.full(ent_var.shape[0], 0 if at_fixpoint else 0x1FF, np.int64),
                 np.full(81 * E, -1, np.int32))
+    if at_fixpoint:         # every row fits the masks and supports each digit: nothing to force
+        return np.int64(-1), tables, live
     for k in range(E):
         enqueue(queue, inq, qstate, k)
     return propagate(tables, live, stop_on_empty), tables, live
@@ -374,8 +380,9 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
 def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
     """The essay's ``force^:_``: live-row flags of the fixpoint."""
     mask = np.full(n_var, 0x1FF, np.int64)
-    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off, np.zeros(0, np.int64),
-                                   np.zeros(0, np.int32)), False)
+    none = np.zeros(0, np.int64)
+    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off, none,
+                                  np.zeros(0, np.int32), none), False)
     alive = np.zeros(rows.shape[0], np.bool_)
     for k in range(tab_off.shape[0] - 1):
         for i in range(tab_off[k], tab_off[k] + live.nalive[k]):

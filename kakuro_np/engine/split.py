@@ -62,7 +62,7 @@ def children(m, mask) -> tuple:
     """
     node = np.array(mask, np.int64)
     emptied, k, rows = branch_rows(Root(m.ent_off, m.ent_var, node, m.rows, m.tab_off,
-                                          m.idx_off, m.idx_row))
+                                          m.idx_off, m.idx_row, m.fit_mask))
     if emptied >= 0:
         return None, []
     return node, list(row_children(m, node, k, rows))

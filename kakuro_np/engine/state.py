@@ -6,7 +6,9 @@ Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          entries' variables, the cell masks (changed in place: pass a copy),
          the rows, where each entry's rows start, and the index of the big
          tables' rows, built once per model, or empty to have each start build
-         it (``solve.Model.root``, ``force.start_state``).
+         it, and the masks the tables are the fixpoint of (the model's: a start
+         from them has nothing to force), or none (``solve.Model.root``,
+         ``force.start_state``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
          (``var_eoff``, ``var_ent``) and its place among their cells
@@ -31,7 +33,7 @@ Examples
 >>> from kakuro_np.engine.force import start_state
 >>> root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, 0x1FF),
 ...             np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]),
-...             np.zeros(0, np.int64), np.zeros(0, np.int32))
+...             np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64))
 >>> emptied, tables, live = start_state(root, True)
 >>> int(emptied), int(live.nalive[0]), tables.var_ent.tolist()
 (-1, 2, [0, 0])
@@ -56,6 +58,7 @@ class Root(NamedTuple):
     tab_off: np.ndarray     #: int64, E + 1: entry k's rows are rows[tab_off[k]:tab_off[k + 1]]
     idx_off: np.ndarray     #: int64, 81 E + 1 or 0: the index (as in ``Tables``), or none yet
     idx_row: np.ndarray     #: int32: the index's rows
+    fit_mask: np.ndarray    #: int64, V or 0: masks the tables are the fixpoint of, or none
 
 
 class Tables(NamedTuple):
@@ -85,4 +88,4 @@ class Live(NamedTuple):
 
 
 #: The numba type of a ``Root`` (the argument types of kernels compiled ahead, see ``ahead``).
-ROOT = types.NamedTuple((INTS, INTS, INTS, ROWS, INTS, INTS, INT32S), Root)
+ROOT = types.NamedTuple((INTS, INTS, INTS, ROWS, INTS, INTS, INT32S, INTS), Root)
