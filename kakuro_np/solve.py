@@ -108,13 +108,12 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
                           f"(raise max_rows= to allow more)")
     if built[0] == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    m = Model(puzzle, packed, *built, np.zeros(0, np.int64), np.zeros(0, np.int32),
-              np.zeros(0, np.int64))
-    idx_off, idx_row = build_index(m.ent_off, m.rows, m.tab_off, INDEX_MIN)
+    status, _, _, ent_off, _, _, mask, rows, tab_off = built
     # the build keeps the rows alive at the fixpoint of its masks: a start from them
     # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
-    return m._replace(idx_off=idx_off, idx_row=idx_row,
-                      fit_mask=m.mask.copy() if m.status == OK else np.zeros(0, np.int64))
+    fit_mask = mask.copy() if status == OK else np.zeros(0, np.int64)
+    return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN),
+                 fit_mask)
 
 
 def _limit(limit) -> int:

@@ -334,6 +334,8 @@ def start_state(root, stop_on_empty):
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
     itself, changed in place. The tables' index is the root's (built once per
     model, ``solve.model``), else one of the tables of INDEX_MIN rows or more.
+    From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
+    are) there is nothing to force, and no table is filtered.
     """
     if root.idx_off.shape[0] == 81 * (root.tab_off.shape[0] - 1) + 1:
         return start_from(root, stop_on_empty, root.idx_off, root.idx_row)
