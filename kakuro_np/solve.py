@@ -224,7 +224,8 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             np.int64(CHECK_AFTER), checks)
         if status != THRASHING:
             break
-        checks = m.checks()
+        ahead.start("any", "learn")         # an empty cache: they compile meanwhile, while this
+        checks = m.checks()                 # process compiles the checks (about 2 minutes in all)
         said = check_root(m.root(), checks, np.int64(min(deadline, deadline_ns(ROOT_CHECK_S))),
                           root.mask)          # the node where the walk thrashed
         if said == EMPTY:                   # there are none
@@ -267,6 +268,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tup
     those whose pieces the hunt thrashes between (a 10x10 draft: 26 s by the hunt
     alone, under a second so). The count's turns share one memo.
     """
+    ahead.wait("any")                       # a thrashing search may compile it ahead
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
 
     def hunt(turn, weight):
@@ -524,6 +526,7 @@ class Learner:
     """
 
     def __init__(self, m, cap):
+        ahead.wait("learn")                 # a thrashing search may compile it ahead
         self.sat, self.mask = sat_of_root(m.root())
         self.found = np.zeros((0, len(m.var_cell)), np.int64)
         self.cap = cap

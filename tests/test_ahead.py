@@ -5,16 +5,32 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import kakuro_np as kn
+from kakuro_np import solve
 from kakuro_np.engine import ahead
+from kakuro_np.engine.jit import NO_DEADLINE
 from conftest import PUZZLES, ROOT
 
 K2 = str(PUZZLES / "k2.txt")
 K3 = str(PUZZLES / "k3.txt")                      # logic alone gets stuck: the grade fans out
+
+
+def thrashing_solve():
+    """``kakuro`` of k3 with a search that thrashes at once: the checks run."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve, "CHECK_AFTER", 0)
+        return kn.kakuro(K3)
+
+
+#: The names whose kernels a caller runs before its own: a search thrashes before it checks.
+BEFORE = {"checks": ("search",)}
 CALLERS = {
     "search": lambda: kn.kakuro(K2),
+    "checks": thrashing_solve,
+    "learn": lambda: solve.Learner(solve.model(K3), 50).turn(100_000, NO_DEADLINE),
     "hunt": lambda: kn.count(K2, limit=2),
     "any": lambda: kn.kakuro(K2, limit=2, order="any"),
     "count": lambda: kn.count(K2),
@@ -29,6 +45,9 @@ def test_every_kernel_compiled_ahead_has_a_caller_here():
 
 @pytest.mark.parametrize("name", sorted(CALLERS))
 def test_the_caller_needs_no_other_compile_than_the_one_ahead(name):
+    for before_it in BEFORE.get(name, ()):     # kernels of theirs the caller runs first
+        for kernel, types in ahead.kernels_of(before_it):
+            kernel.compile(types)
     kernels = ahead.kernels_of(name)
     for kernel, types in kernels:               # what the helper does (here: from the cache)
         kernel.compile(types)
@@ -63,6 +82,23 @@ def test_a_failing_helper_costs_only_its_time(monkeypatch):
     ahead.wait("nothing")                       # the caller then compiles, as without a helper
     assert ahead._helpers == {}
     assert len(kn.kakuro(K2)) == 1
+
+
+def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch):
+    """On an empty cache, the hunt in any order and clause learning compile in helpers while
+    the checks compile here; the answer is the same."""
+    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
+    real = subprocess.Popen
+    started = []
+
+    def helper(args, **kw):                     # records the name, compiles nothing
+        started.append(args[-1])
+        return real([sys.executable, "-c", "pass"], **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", helper)
+    assert np.array_equal(thrashing_solve(), kn.kakuro(K3))
+    assert started == ["any", "learn"]
+    ahead.stop_all()
 
 
 @pytest.mark.slow

@@ -6,6 +6,10 @@ other: the table build (``force.build_forced_tables``) and the search
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
+A search that thrashes does the same on its own (``solve.essay_solutions``): while it
+compiles its checks, helpers compile the hunt in any order and clause learning that
+may come next (open-10 of bench/open_grids.py, a first ``kakuro(limit=1)`` on an
+empty cache: 157 -> 132 s).
 
 Glossary
 --------
@@ -32,9 +36,15 @@ import os
 import subprocess
 import sys
 
-#: name -> ((module, kernel, the module's tuple of argument types), ...).
+#: name -> ((module, kernel, the module's tuple of argument types, or its function that
+#: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
+    "checks": (("kakuro_np.engine.search", "new_checks", "NEW_CHECKS_TYPES"),
+               ("kakuro_np.engine.search", "check_root", "check_root_types"),
+               ("kakuro_np.engine.search", "search", "checked_search_types")),
+    "learn": (("kakuro_np.engine.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
+              ("kakuro_np.engine.cdcl", "sat_solutions", "sat_solutions_types")),
     "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
     "any": (("kakuro_np.engine.anyorder", "any_solutions", "ANY_TYPES"),
             ("kakuro_np.engine.counting", "counted_solutions", "SOLUTIONS_TYPES")),
@@ -47,12 +57,20 @@ WAIT_S = 300
 _helpers: dict[str, subprocess.Popen] = {}
 
 
+def dispatchers_of(name: str) -> list:
+    """The kernels of ``name``: numba dispatchers, in call order."""
+    return [getattr(importlib.import_module(module), kernel)
+            for module, kernel, _ in KERNELS[name]]
+
+
 def kernels_of(name: str) -> list:
-    """``[(kernel, argument types), ...]`` for ``name``: numba dispatchers, in call order."""
+    """``[(kernel, argument types), ...]`` for ``name``, in call order (a function giving the
+    types is called: it may compile, or load, the kernel whose return type they hold)."""
     found = []
     for module, kernel, types in KERNELS[name]:
         mod = importlib.import_module(module)
-        found.append((getattr(mod, kernel), getattr(mod, types)))
+        types = getattr(mod, types)
+        found.append((getattr(mod, kernel), types() if callable(types) else types))
     return found
 
 
@@ -67,7 +85,7 @@ def is_cached(dispatcher) -> bool:
 def start(*names: str) -> None:
     """Start a helper compiling each named kernel that is not in the cache yet."""
     for name in names:
-        if name in _helpers or all(is_cached(kernel) for kernel, _ in kernels_of(name)):
+        if name in _helpers or all(is_cached(kernel) for kernel in dispatchers_of(name)):
             continue
         try:
             _helpers[name] = subprocess.Popen(

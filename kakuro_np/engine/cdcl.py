@@ -56,10 +56,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 
 from .anyorder import luby
 from .force import start_state
-from .jit import NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
+from .jit import INT, INTS, NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
+from .state import ROOT
 
 #: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
@@ -766,6 +768,10 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
         _assign(sat, 2 * v + (1 - sat.phase[v]), -1)
 
 
+#: The types ``solve.Learner`` calls ``sat_of_root`` with (see ``ahead``).
+SAT_OF_ROOT_TYPES = (ROOT,)
+
+
 @kernel
 def sat_of_root(root):
     """A ``Sat`` for the puzzle of ``root`` (a ``state.Root``) at its fixpoint, and the
@@ -774,6 +780,14 @@ def sat_of_root(root):
     if emptied >= 0:
         return None, live.mask
     return sat_of(tables, live.mask), live.mask
+
+
+def sat_solutions_types():
+    """The types ``solve.Learner`` calls ``sat_solutions`` with (see ``ahead``): its ``Sat``
+    is what ``sat_of_root`` returns (compiled, or loaded from the cache)."""
+    sat_of_root.compile(SAT_OF_ROOT_TYPES)
+    sat = sat_of_root.overloads[SAT_OF_ROOT_TYPES].signature.return_type.types[0].type
+    return sat, INTS, INT, INT, types.int64[:, ::1]
 
 
 @kernel

@@ -44,7 +44,8 @@ from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tall
                        state_solution)
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
-from .jit import INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel, monotonic_ns
+from .jit import (INT, INTS, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel,
+                  monotonic_ns)
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .repair import free_ring, repair_steps
@@ -146,6 +147,10 @@ class Checks(NamedTuple):
     sat: Sat
     sat_record: np.ndarray
     given: np.ndarray
+
+
+#: The types ``solve`` calls ``new_checks`` with (see ``ahead``).
+NEW_CHECKS_TYPES = (ROOT, INT)
 
 
 @kernel
@@ -400,6 +405,23 @@ def check_path(trail, checks, tables, live, deadline):
 
 #: The types ``kakuro()`` calls ``search`` with (see ``ahead``).
 SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
+
+
+def checks_type():
+    """The numba type of ``Checks``: what ``new_checks`` returns (compiled for
+    NEW_CHECKS_TYPES, or loaded from the cache)."""
+    new_checks.compile(NEW_CHECKS_TYPES)
+    return new_checks.overloads[NEW_CHECKS_TYPES].signature.return_type
+
+
+def check_root_types():
+    """The types ``solve`` calls ``check_root`` with once a search thrashes (see ``ahead``)."""
+    return ROOT, checks_type(), INT, INTS
+
+
+def checked_search_types():
+    """The types ``solve`` calls ``search`` with once it thrashes: SEARCH_TYPES with checks."""
+    return SEARCH_TYPES[:-1] + (checks_type(),)
 
 
 @kernel
