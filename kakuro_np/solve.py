@@ -27,7 +27,7 @@ from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
-                              count_split, counted_solutions, knuth_estimates)
+                              count_split, counted_solutions, knuth_estimates, wide_value)
 from .engine.entries import packed_entries
 from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
@@ -585,7 +585,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     if (pieces == COUNT_TIMED_OUT).any():
         return None
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
-        return exact_count(m, deadline, memo)   # a piece past int64: split it
+        return exact_count(m, deadline, memo)   # a piece past int64: its count read back
     total = math.prod(int(n) for n in pieces)      # exact, however large
     return total if cap >= NO_LIMIT else min(total, cap)
 
@@ -595,13 +595,16 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
     the model's) of model ``m``, exact however many a piece has: a Python int, or None
     past ``deadline``.
 
-    Each piece is counted up to ``most`` (``counting.count_split``); one that
-    reaches it is split over the rows of the entry its count fans out over, and
-    the counts of its children (the piece's entries below each row, counted the
-    same way) added up. ``memo`` is a one-element list holding the growable memo
-    the counts share (replaced when it grows); a piece met again in another
-    child is counted once. Only pieces past ``most`` are split, so this costs
-    what the count costs, plus a start from scratch per child of a split piece.
+    Each piece is counted up to ``most`` (``counting.count_split``). Without a
+    ``most``, a piece past int64 is read back from its count's residues
+    (``counting.wide_value``) up to WIDE_EXACT (about 1e36). A piece that reaches
+    ``most`` otherwise is split over the rows of the entry its count fans out
+    over, and the counts of its children (the piece's entries below each row,
+    counted the same way) added up. ``memo`` is a one-element list holding the
+    growable memo the counts share (replaced when it grows); a piece met again
+    in another child is counted once. Only pieces past ``most`` are split, so
+    this costs what the count costs, plus a start from scratch per child of a
+    split piece.
 
     Examples
     --------
@@ -614,7 +617,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
     scope = np.arange(len(m.tab_off) - 1) if scope is None else scope
     while True:
         root = m._replace(mask=mask).root()
-        counts, members, starts, fans = count_split(
+        counts, members, starts, fans, wides = count_split(
             root, scope, np.int64(most), np.int64(deadline), memo[0],
             np.array([np.iinfo(np.int64).max, 0]))
         if not (counts == MEMO_FULL).any():
@@ -626,6 +629,10 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
     for i, c in enumerate(counts):
         if c < most:
             total *= int(c)
+            continue
+        wide = wide_value(wides[i]) if most == NO_LIMIT else None
+        if wide is not None:                # the count past int64, below WIDE_EXACT
+            total *= wide
             continue
         piece, k = members[starts[i]:starts[i + 1]], fans[i]
         split = 0

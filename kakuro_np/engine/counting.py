@@ -19,6 +19,7 @@ read back: solution number i of a scope, found by walking the count's own tree a
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -27,7 +28,7 @@ from ..combos import POPCOUNT
 from .force import apply_row, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
-from .memo import MEMO, Memo, lookup, store
+from .memo import MEMO, WIDE, Memo, lookup, store
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, close_level, new_trail, next_row, open_level
 
@@ -50,6 +51,61 @@ def saturating_mul(a, b, cap):
         return cap
     return min(a * b, cap)
 
+
+
+#: Primes whose residues a count keeps past int64 (``wide_set``); their product is about
+#: 2**124, so a count below WIDE_EXACT reads back exactly from them (``wide_value``).
+WIDE_PRIMES = np.array([2147483647, 2147483629, 2147483587, 2147483579], np.int64)
+#: The largest count ``wide_value`` reads back (its size is known far closer than that).
+WIDE_EXACT = 2.0 ** 120
+
+
+@kernel
+def wide_set(wide, n):
+    """Make ``wide`` (WIDE floats) the count ``n >= 0`` past int64: ``wide[0]`` its size (a
+    float, close enough to tell a count below WIDE_EXACT), ``wide[1:]`` its residues
+    modulo WIDE_PRIMES, each an integer below 2**31 that a float holds exactly.
+    ``wide_add`` and ``wide_mul`` add and multiply such counts in place."""
+    wide[0] = n
+    for i in range(WIDE_PRIMES.shape[0]):
+        wide[1 + i] = n % WIDE_PRIMES[i]
+
+
+@kernel
+def wide_add(wide, other):
+    """``wide += other``, counts past int64 (see ``wide_set``)."""
+    wide[0] += other[0]
+    for i in range(WIDE_PRIMES.shape[0]):
+        wide[1 + i] = (np.int64(wide[1 + i]) + np.int64(other[1 + i])) % WIDE_PRIMES[i]
+
+
+@kernel
+def wide_mul(wide, other):
+    """``wide *= other``, counts past int64 (see ``wide_set``)."""
+    wide[0] *= other[0]
+    for i in range(WIDE_PRIMES.shape[0]):
+        wide[1 + i] = (np.int64(wide[1 + i]) * np.int64(other[1 + i])) % WIDE_PRIMES[i]
+
+
+def wide_value(wide):
+    """The count past int64 that ``wide`` holds (see ``wide_set``), read back from its
+    residues (Chinese remainders); None when it may be WIDE_EXACT or more.
+
+    Examples
+    --------
+    >>> w = np.empty(WIDE)
+    >>> wide_set(w, 10 ** 17); wide_mul(w, w); wide_add(w, w)
+    >>> wide_value(w) == 2 * 10 ** 34
+    True
+    """
+    if not wide[0] < WIDE_EXACT:
+        return None
+    whole = math.prod(int(p) for p in WIDE_PRIMES)
+    value = 0
+    for p, r in zip(WIDE_PRIMES.tolist(), wide[1:]):
+        rest = whole // p
+        value += int(r) * rest * pow(rest, -1, p)
+    return value % whole
 
 
 @kernel
@@ -266,7 +322,7 @@ def fan_entry(members, tables, live, depth):
 
 
 @kernel
-def count_scope(scope, limit, tables, live, tally, deadline):
+def count_scope(scope, limit, tables, live, tally, deadline, wide):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
 
     Independent pieces are counted apart and multiplied; a single piece is
@@ -276,49 +332,65 @@ def count_scope(scope, limit, tables, live, tally, deadline):
     is restored before returning. Returns COUNT_TIMED_OUT once ``deadline`` has
     passed, OUT_OF_NODES once the nodes left in ``tally.work[0]`` (one per row
     tried) have run out, MEMO_FULL once a growable memo has no room left.
+
+    Without a limit (``limit`` the largest int64) the count is exact however
+    large: the count returned stops at the limit, and ``wide`` (see
+    ``wide_set``) holds it past that. With a limit, ``wide`` is scratch.
     """
+    exact = limit == np.iinfo(np.int64).max
     if deadline != NO_DEADLINE and monotonic_ns() > deadline:
         return COUNT_TIMED_OUT
     members, starts = components(scope, tables, live, tally.label)
     n_pieces = starts.shape[0] - 1
+    wide_set(wide, 1)
     if n_pieces == 0:
         return 1
     nalive, mask, memo = live.nalive, live.mask, tally.memo
+    below = np.empty(WIDE)                  # a piece's or a child's count, past int64
     if n_pieces > 1:
         total = np.int64(1)             # not the literal 1: one compile of saturating_mul
         for i in range(n_pieces):
             piece = members[starts[i]:starts[i + 1]]
             # once the product is at the limit, a piece only has to show it is not empty
-            c = count_scope(piece, limit if total < limit else 1, tables, live, tally, deadline)
+            c = count_scope(piece, limit if exact or total < limit else 1, tables, live, tally,
+                            deadline, below)
             if c <= 0:
+                wide_set(wide, 0)
                 return c
             total = saturating_mul(total, c, limit)
+            wide_mul(wide, below)
         return total
     if members.shape[0] == 1:      # one undecided entry: each live row is one solution
+        wide_set(wide, nalive[members[0]])
         return min(nalive[members[0]], limit)
     key = piece_key(members, tables, live)
     e = lookup(memo, key)
     if e >= 0 and (not memo.capped[e] or memo.value[e] >= limit):
+        copy_into(wide, memo.wide[e])
         return min(memo.value[e], limit)
     open_level(tally.trail, tables, live, fan_entry(members, tables, live, tally.depth), True)
     total = np.int64(0)
+    wide_set(wide, 0)
     while next_row(tally.trail, tables, live):
         tally.work[0] -= 1
         if tally.work[0] < 0:
             total = OUT_OF_NODES
             break
         if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
-            c = count_scope(members, limit - total, tables, live, tally, deadline)
+            c = count_scope(members, limit - total if not exact else limit, tables, live, tally,
+                            deadline, below)
             if c < 0:
                 total = c
                 break
-            total += c
+            total = limit if c >= limit - total else total + c
+            wide_add(wide, below)
             if total > tally.work[1]:
                 tally.work[1] = total
-            if total >= limit:
+            if total >= limit and not exact:
                 break
     close_level(tally.trail, live, True)
-    if total >= 0 and not store(memo, key, total, total >= limit) and memo.fill[3]:
+    if total >= 0 and not store(memo, key, total, total >= limit and not exact, wide) and \
+            memo.fill[3]:
         return MEMO_FULL                    # a growable memo is full: its owner grows it
     return total
 
@@ -330,39 +402,44 @@ def count_state(limit, tables, live, tally, deadline):
     (A cached kernel of another module that calls the recursive ``count_scope``
     directly fails to link, a numba limitation.)
     """
-    return count_scope(np.arange(live.nalive.shape[0]), limit, tables, live, tally, deadline)
+    return count_scope(np.arange(live.nalive.shape[0]), limit, tables, live, tally, deadline,
+                       np.empty(WIDE))
 
 
 @kernel
 def count_split(root, scope, most, deadline, memo, work):
     """The pieces of the entries in ``scope`` at the fixpoint of ``root``, each counted up
-    to ``most``: ``(counts, members, starts, fans)``, piece ``i`` being
-    ``members[starts[i]:starts[i + 1]]`` and ``fans[i]`` the entry its count fans out
+    to ``most``: ``(counts, members, starts, fans, wides)``, piece ``i`` being
+    ``members[starts[i]:starts[i + 1]]``, ``fans[i]`` the entry its count fans out
     over (``fan_entry``), by which a caller splits a piece whose count reached
-    ``most``. ``root.mask`` is left at the fixpoint. ``counts`` is ``[0]`` where the
-    node has no solution, and ``[status]`` as for ``count_pieces`` (COUNT_TIMED_OUT,
-    OUT_OF_NODES, MEMO_FULL); no pieces, one solution.
+    ``most``, and ``wides[i]`` its count past int64 when ``most`` is the largest
+    int64 (``wide_set``). ``root.mask`` is left at the fixpoint. ``counts`` is
+    ``[0]`` where the node has no solution, and ``[status]`` as for
+    ``count_pieces`` (COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL); no pieces, one
+    solution.
     """
     none = np.empty(0, np.int64)
+    no_wides = np.zeros((1, WIDE))
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
-        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
+        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none, no_wides
     tally = new_tally(tables, live, memo, work,
                       network_of(tables, live.mask.shape[0],   # none once forced moves solve it
                                  pick_entry(live.nalive) >= 0),
                       most == np.iinfo(np.int64).max)          # exact counts only
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
-        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none
+        return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none, no_wides
     members, starts = components(scope, tables, live, tally.label)
     counts = np.zeros(starts.shape[0] - 1, np.int64)
     fans = np.zeros(counts.shape[0], np.int64)
+    wides = np.zeros((counts.shape[0], WIDE))
     for i in range(counts.shape[0]):
         piece = members[starts[i]:starts[i + 1]]
-        counts[i] = count_scope(piece, most, tables, live, tally, deadline)
+        counts[i] = count_scope(piece, most, tables, live, tally, deadline, wides[i])
         if counts[i] <= 0:
-            return counts[i:i + 1], none, np.zeros(1, np.int64), none
+            return counts[i:i + 1], none, np.zeros(1, np.int64), none, no_wides
         fans[i] = fan_entry(piece, tables, live, tally.depth)
-    return counts, members, starts, fans
+    return counts, members, starts, fans, wides
 
 
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
@@ -409,7 +486,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
         rest = index
         for i in range(n_pieces):
             piece = members[starts[i]:starts[i + 1]]
-            c = count_scope(piece, index + 1, tables, live, tally, deadline)
+            c = count_scope(piece, index + 1, tables, live, tally, deadline, np.empty(WIDE))
             if c <= 0:
                 return c
             radix = min(c, index + 1)
@@ -432,7 +509,8 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
     got = 0
     while next_row(tally.trail, tables, live):
         if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
-            c = count_scope(members, index + 1 - passed, tables, live, tally, deadline)
+            c = count_scope(members, index + 1 - passed, tables, live, tally, deadline,
+                            np.empty(WIDE))
             if c < 0:
                 got = c
                 break
@@ -479,7 +557,7 @@ def counted_solutions(root, want, deadline, memo, work):
     if not sums_feasible(tally.sums, live.mask):
         return np.int64(0), none
     scope = np.arange(live.nalive.shape[0])
-    c = count_scope(scope, want, tables, live, tally, deadline)
+    c = count_scope(scope, want, tables, live, tally, deadline, np.empty(WIDE))
     if c <= 0:
         return c, none
     out = np.zeros((c, V), np.int64)

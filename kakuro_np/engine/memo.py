@@ -9,7 +9,8 @@ key   : a piece's state, packed into int64 words, that fixes its count exactly
 memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
         numbers, -1 when free) over keys stored back to back in ``data``;
         ``value`` is each key's count and ``capped`` says that count was cut at
-        the limit it was asked with. ``fill`` holds the number of keys and of
+        the limit it was asked with; ``wide`` is the count past int64 (see
+        ``counting.wide_set``). ``fill`` holds the number of keys and of
         ``data`` words in use, whether the memo may grow, and whether it is
         full and wants to.
 
@@ -25,15 +26,16 @@ Examples
 >>> import numpy as np
 >>> m = new_memo(4, 64)
 >>> key = np.array([1, 0, 0b11, 0b101])
->>> lookup(m, key), store(m, key, 7, False), lookup(m, key)
+>>> lookup(m, key), store(m, key, 7, False, np.zeros(5)), lookup(m, key)
 (-1, True, 0)
 >>> int(m.value[0])
 7
 >>> g = growable(new_memo(2, 64))          # two keys fit
->>> [store(g, np.array([k]), k, False) for k in range(3)], wants_room(g)
+>>> [store(g, np.array([k]), k, False, np.zeros(5)) for k in range(3)], wants_room(g)
 ([True, True, False], True)
 >>> bigger = grown(g)
->>> lookup(bigger, np.array([1])) >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False)
+>>> lookup(bigger, np.array([1])) >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False,
+...                                                             np.zeros(5))
 (True, False, True)
 """
 
@@ -54,6 +56,8 @@ SLOTS_LOG2, DATA_WORDS = 17, 1 << 22
 MOST_SLOTS_LOG2, MOST_DATA_WORDS = 23, 1 << 27
 #: Each growth: 4 times the slots and the key words.
 GROWTH_LOG2 = 2
+#: Numbers per count past int64 (``counting.wide_set``): its size and its residues.
+WIDE = 5
 
 
 class Memo(NamedTuple):
@@ -64,11 +68,13 @@ class Memo(NamedTuple):
     data: np.ndarray        #: int64: the keys, back to back
     value: np.ndarray       #: int64, per entry: the count
     capped: np.ndarray      #: bool, per entry: the count was cut at its limit
+    wide: np.ndarray        #: float64, per entry: the count past int64 (``counting.wide_set``)
     fill: np.ndarray        #: int64, 4: entries and data words in use; may grow; wants room
 
 
 #: The numba type of a ``Memo`` (the argument types of kernels compiled ahead, see ``ahead``).
-MEMO = types.NamedTuple((INTS, INTS, INTS, INTS, INTS, types.bool_[::1], INTS), Memo)
+MEMO = types.NamedTuple((INTS, INTS, INTS, INTS, INTS, types.bool_[::1], types.float64[:, ::1],
+                         INTS), Memo)
 
 
 @kernel
@@ -78,7 +84,8 @@ def new_memo(slots_log2, data_words):
     n_keys = n_slots >> 1                      # keep the load at or below one half
     return Memo(np.full(n_slots, -1, np.int64), np.empty(n_keys, np.int64),
                 np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
-                np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_), np.zeros(4, np.int64))
+                np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_),
+                np.empty((n_keys, WIDE), np.float64), np.zeros(4, np.int64))
 
 
 def growable(memo: Memo) -> Memo:
@@ -114,7 +121,8 @@ def grown(memo: Memo) -> Memo:
 def copy_entries(memo, into):
     """Store every entry of ``memo`` in the memo ``into`` (which has room for them)."""
     for e in range(memo.fill[0]):
-        store(into, memo.data[memo.key_off[e]:memo.key_off[e + 1]], memo.value[e], memo.capped[e])
+        store(into, memo.data[memo.key_off[e]:memo.key_off[e + 1]], memo.value[e], memo.capped[e],
+              memo.wide[e])
 
 
 @kernel
@@ -155,8 +163,8 @@ def lookup(memo, key):
 
 
 @kernel
-def store(memo, key, count, capped):
-    """Record ``count`` for ``key``, overwriting it if present.
+def store(memo, key, count, capped, wide):
+    """Record ``count`` (``wide``: the same past int64) for ``key``, overwriting it if present.
 
     A full memo is emptied first, unless it is growable: then False, and it wants room
     (see the module's docstring). False also when the key could not be stored even in
@@ -164,7 +172,7 @@ def store(memo, key, count, capped):
     """
     h = key_hash(key)
     e, i = _probe(memo, key, h)
-    slot, hashes, key_off, data, value, cut, fill = memo
+    slot, hashes, key_off, data, value, cut, wides, fill = memo
     if e < 0:
         if key.shape[0] > data.shape[0]:
             return False
@@ -185,4 +193,5 @@ def store(memo, key, count, capped):
         fill[1] += key.shape[0]
     value[e] = count
     cut[e] = capped
+    wides[e, :] = wide
     return True
