@@ -346,8 +346,8 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
     if n_pieces == 0:
         return 1
     nalive, mask, memo = live.nalive, live.mask, tally.memo
-    below = np.empty(WIDE)                  # a piece's or a child's count, past int64
     if n_pieces > 1:
+        below = np.empty(WIDE)              # a piece's count, past int64
         total = np.int64(1)             # not the literal 1: one compile of saturating_mul
         for i in range(n_pieces):
             piece = members[starts[i]:starts[i + 1]]
@@ -371,6 +371,7 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
     open_level(tally.trail, tables, live, fan_entry(members, tables, live, tally.depth), True)
     total = np.int64(0)
     wide_set(wide, 0)
+    below = np.empty(WIDE)                  # a child's count, past int64
     while next_row(tally.trail, tables, live):
         tally.work[0] -= 1
         if tally.work[0] < 0:
