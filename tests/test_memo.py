@@ -18,7 +18,7 @@ from kakuro_np.solve import NO_LIMIT, count_in_turns, model
 from strategies import filled_puzzles
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
-W = np.zeros(5)                                   # a stored count past int64 (unused here)
+W = np.zeros(WIDE)                              # a stored count past int64 (unused here)
 
 
 def test_a_stored_count_is_found_and_can_be_overwritten():

@@ -26,16 +26,16 @@ Examples
 >>> import numpy as np
 >>> m = new_memo(4, 64)
 >>> key = np.array([1, 0, 0b11, 0b101])
->>> lookup(m, key), store(m, key, 7, False, np.zeros(5)), lookup(m, key)
+>>> lookup(m, key), store(m, key, 7, False, np.zeros(WIDE)), lookup(m, key)
 (-1, True, 0)
 >>> int(m.value[0])
 7
 >>> g = growable(new_memo(2, 64))          # two keys fit
->>> [store(g, np.array([k]), k, False, np.zeros(5)) for k in range(3)], wants_room(g)
+>>> [store(g, np.array([k]), k, False, np.zeros(WIDE)) for k in range(3)], wants_room(g)
 ([True, True, False], True)
 >>> bigger = grown(g)
 >>> lookup(bigger, np.array([1])) >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False,
-...                                                             np.zeros(5))
+...                                                             np.zeros(WIDE))
 (True, False, True)
 """
 
