@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 import kakuro_np as kn
 from kakuro_np.engine.force import pick_entry, propagate, start_state
 from kakuro_np.engine.search import count_fanouts, mask_digit
-from kakuro_np.engine.trail import (WALKED, close_level, depth, next_row, open_level, step,
-                                    trail_for)
+from kakuro_np.engine.trail import (WALKED, cell_trail_for, close_level, depth, next_row,
+                                    open_cell_level, open_level, step, trail_for)
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
 
@@ -16,20 +16,26 @@ SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def walk(p, in_order=True, most=10**6):
-    """Every leaf of a walk by the essay's rule, as digits per variable (Python glue)."""
+def walk(p, in_order=True, most=10**6, on_cells=False):
+    """Every leaf of a walk by the essay's rule, as digits per variable (Python glue);
+    ``on_cells`` branches on the entry's first undecided cell instead of its rows."""
     m = model(p)
     if m.status != 0:
         return m, []
     emptied, tables, live = start_state(m.root(), True)
     if emptied >= 0:
         return m, []
-    trail, leaves, at_node = trail_for(tables, live), [], True
+    trail = cell_trail_for(tables, live) if on_cells else trail_for(tables, live)
+    leaves, at_node = [], True
     while len(leaves) < most:
         if at_node:
             k = pick_entry(live.nalive)
             if k < 0:
                 leaves.append([mask_digit(b) for b in live.mask])
+            elif on_cells:
+                cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
+                v = next(v for v in cells if bin(live.mask[v]).count("1") > 1)
+                open_cell_level(trail, live, np.int64(v))
             else:
                 open_level(trail, tables, live, np.int64(k), in_order)
         emptied = step(trail, tables, live)
@@ -62,6 +68,40 @@ def test_a_walk_in_any_order_meets_every_solution_once(case):
         assert satisfies(p, digits.reshape(p.shape))
     if len(leaves) < MOST:                      # every solution: the fill is one
         assert list(fill.ravel()[m.var_cell]) in [list(leaf) for leaf in leaves]
+
+
+@SETTINGS
+@given(filled_puzzles())
+def test_a_walk_on_cells_meets_every_solution_once(case):
+    p, _ = case
+    m, leaves = walk(p, most=MOST, on_cells=True)
+    sols = kn.kakuro(p, limit=MOST)
+    if len(leaves) < MOST and len(sols) < MOST:
+        listed = sols.reshape(len(sols), -1)[:, m.var_cell].tolist()
+        assert sorted(leaves) == sorted(listed) and len({tuple(x) for x in leaves}) == len(leaves)
+
+
+@SETTINGS
+@given(filled_puzzles())
+def test_a_level_on_a_cell_tries_its_digits_in_order_and_restores_the_node(case):
+    p, _ = case
+    m = model(p)
+    _, tables, live = start_state(m.root(), True)
+    open_cells = np.flatnonzero([bin(b).count("1") > 1 for b in live.mask])
+    if len(open_cells) == 0:
+        return
+    v = open_cells[0]
+    before = live.mask.copy(), live.nalive.copy()
+    trail = cell_trail_for(tables, live)
+    open_cell_level(trail, live, np.int64(v))
+    tried = []
+    while next_row(trail, tables, live):
+        tried.append(int(live.mask[v]))
+        propagate(tables, live, True)
+    close_level(trail, live, True)
+    assert depth(trail) == 0
+    assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
+    assert tried == [1 << d for d in range(9) if (before[0][v] >> d) & 1]
 
 
 @SETTINGS

@@ -541,6 +541,30 @@ def apply_row(tables, live, k, r):
 
 
 @kernel
+def apply_digit(tables, live, v, digit):
+    """Make ``digit`` (0-8) cell ``v``'s only candidate and queue its entries.
+
+    Examples
+    --------
+    >>> from kakuro_np.solve import model
+    >>> _, tables, live = start_state(model("puzzles/k3.txt").root(), True)
+    >>> int(live.mask[0])                    # cell 0 may hold 1, 2, 4 or 5
+    27
+    >>> apply_digit(tables, live, 0, 4); propagate(tables, live, True), int(live.mask[0])
+    (-1, 16)
+    """
+    mask = live.mask
+    lost = mask[v] & ~(1 << digit)
+    mask[v] = 1 << digit
+    if lost:
+        for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
+            j = tables.var_ent[q]
+            if live.nalive[j] >= 0:             # -1: a table not built yet
+                live.gone[tables.var_slot[q]] |= lost
+                enqueue(live.queue, live.inq, live.qstate, j)
+
+
+@kernel
 def solution_row(tables, k, solution):
     """The row of entry ``k``'s table that puts the one-digit masks ``solution`` in its
     cells, or -1: a binary search, as each table is in lexicographic order."""

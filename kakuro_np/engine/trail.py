@@ -3,7 +3,8 @@
 Glossary
 --------
 level : one fan-out: the entry branched on, the rows of it still to try, and
-        the node (masks and live-row counts) to restore before each.
+        the node (masks and live-row counts) to restore before each; or, in a
+        trail with room for them (``cell_trail_for``), the digits of one cell.
 trail : the open levels, a stack in flat arrays (``Trail``). Level ``d``'s rows
         are ``cand[first[d]:stop[d]]`` and the next to try is ``cand[nxt[d]]``;
         ``top`` holds the depth and the number of ``cand`` slots in use.
@@ -45,7 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .force import apply_row, live_rows, propagate
+from .force import apply_digit, apply_row, live_rows, propagate
 from .jit import inline_kernel, copy_into, kernel, sort_ints
 
 #: What ``step`` returns when the trail has no rows left: the walk is over.
@@ -56,7 +57,7 @@ class Trail(NamedTuple):
     """The open levels of a depth-first walk (see the module's glossary)."""
     saved_mask: np.ndarray      #: int64, levels x V: each level's masks
     saved_alive: np.ndarray     #: int64, levels x E: each level's live-row counts
-    branch: np.ndarray          #: int64, levels: the entry each level branches on
+    branch: np.ndarray          #: int64, levels: the entry each level branches on (-1 - v: cell v)
     first: np.ndarray           #: int64, levels: where each level's rows start in cand
     stop: np.ndarray            #: int64, levels: where they end
     nxt: np.ndarray             #: int64, levels: the next row to try
@@ -79,6 +80,19 @@ def new_trail(n_entries, n_vars, n_rows):
 def trail_for(tables, live):
     """An empty trail with room for a walk over ``tables``."""
     return new_trail(live.nalive.shape[0], live.mask.shape[0], tables.rows.shape[0])
+
+
+@kernel
+def cell_trail_for(tables, live):
+    """An empty trail with room for a walk over ``tables`` whose levels branch on entries'
+    rows or on cells' digits (``open_cell_level``): a level for each cell too, and
+    room for nine digits each."""
+    E, V = live.nalive.shape[0], live.mask.shape[0]
+    levels = E + V + 1
+    return Trail(np.empty((levels, V), np.int64), np.empty((levels, E), np.int64),
+                 np.empty(levels, np.int64), np.empty(levels, np.int64),
+                 np.empty(levels, np.int64), np.empty(levels, np.int64),
+                 np.empty(tables.rows.shape[0] + 9 * V + 1, np.int64), np.zeros(2, np.int64))
 
 
 @kernel
@@ -105,10 +119,41 @@ def open_level(trail, tables, live, k, in_order):
     trail.top[1] = at + n
 
 
+@kernel
+def open_cell_level(trail, live, v):
+    """Open a level on cell ``v`` at the current node: its digits, lowest first (as
+    0-8). Only in a trail with room for such levels (``cell_trail_for``)."""
+    d = trail.top[0]
+    at = trail.top[1]
+    n = 0
+    for digit in range(9):
+        if (live.mask[v] >> digit) & 1:
+            trail.cand[at + n] = digit
+            n += 1
+    copy_into(trail.saved_mask[d], live.mask)
+    copy_into(trail.saved_alive[d], live.nalive)
+    trail.branch[d] = -1 - v
+    trail.first[d] = at
+    trail.nxt[d] = at
+    trail.stop[d] = at + n
+    trail.top[0] = d + 1
+    trail.top[1] = at + n
+
+
+@inline_kernel
+def apply_branch(trail, tables, live, d, i):
+    """Apply level ``d``'s choice ``i``: a row of its entry, or a digit of its cell."""
+    k = trail.branch[d]
+    if k >= 0:
+        apply_row(tables, live, k, trail.cand[i])
+    else:
+        apply_digit(tables, live, -1 - k, trail.cand[i])
+
+
 @inline_kernel
 def next_row(trail, tables, live):
-    """Go to the deepest level's next row: restore its node and apply the row (queued, not
-    yet propagated). False when the level has no row left (close it)."""
+    """Go to the deepest level's next row (or digit): restore its node and apply it
+    (queued, not yet propagated). False when the level has none left (close it)."""
     d = trail.top[0] - 1
     i = trail.nxt[d]
     if i == trail.stop[d]:
@@ -116,7 +161,7 @@ def next_row(trail, tables, live):
     trail.nxt[d] = i + 1
     copy_into(live.mask, trail.saved_mask[d])
     copy_into(live.nalive, trail.saved_alive[d])
-    apply_row(tables, live, trail.branch[d], trail.cand[i])
+    apply_branch(trail, tables, live, d, i)
     return True
 
 
@@ -167,7 +212,7 @@ def rebuild_node(trail, tables, live, d):
         return -1
     copy_into(live.mask, trail.saved_mask[d - 1])
     copy_into(live.nalive, trail.saved_alive[d - 1])
-    apply_row(tables, live, trail.branch[d - 1], trail.cand[trail.nxt[d - 1] - 1])
+    apply_branch(trail, tables, live, d - 1, trail.nxt[d - 1] - 1)
     emptied = propagate(tables, live, True)
     if d < trail.top[0]:
         copy_into(trail.saved_mask[d], live.mask)
