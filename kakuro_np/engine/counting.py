@@ -14,7 +14,7 @@ depth    : an entry's depth in a tree decomposition of the undecided entries
            least deep entry first, which splits the piece soonest.
 fan      : what a count branches on (``open_fan``): the rows of an entry, or in an
            exact count, the digits of that entry's cell with the fewest, so that
-           the orders of an entry's digits meet again in the memo.
+           a piece splits as soon as its decided cells cut it.
 read back: solution number i of a scope, found by walking the count's own tree and
            passing over children whose counts add up to at most i
            (``scope_solution``): the count's pieces, without a hunt.
@@ -341,11 +341,11 @@ def open_fan(members, tables, live, tally):
     tally with ``depth``s (an exact count), the digits of that entry's cell with the
     fewest (``fan_cell``), else the entry's rows.
 
-    A row decides a whole entry at once, so the orders of its digits lead to
-    different nodes; a digit decides one cell, and the nodes where an entry's
-    first cells hold the same digits in another order have the same key (see
-    ``piece_key``) and are counted once. Measured on exact counts of open grids:
-    2-2.7x fewer seconds (bench/README, 2026-11-24).
+    A row decides a whole entry at once, so a piece that its entry's first
+    cells already cut stays whole until the last of them is decided; a digit
+    decides one cell, and the piece splits as soon as the decided cells cut it
+    (``components``). Measured on exact counts of open grids: 2-2.7x fewer
+    seconds (bench/README, 2026-11-24).
     """
     k = fan_entry(members, tables, live, tally.depth)
     if tally.depth.shape[0] > 0:

@@ -85,10 +85,10 @@ def trail_for(tables, live):
 @kernel
 def cell_trail_for(tables, live):
     """An empty trail with room for a walk over ``tables`` whose levels branch on entries'
-    rows or on cells' digits (``open_cell_level``): a level for each cell too, and
-    room for nine digits each."""
+    rows or on cells' digits (``open_cell_level``): a level for each cell (each level
+    decides one undecided cell or more), and room for nine digits each."""
     E, V = live.nalive.shape[0], live.mask.shape[0]
-    levels = E + V + 1
+    levels = V + 1
     return Trail(np.empty((levels, V), np.int64), np.empty((levels, E), np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
