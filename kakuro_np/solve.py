@@ -26,6 +26,7 @@ from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
+from .engine.dissect import cut_ranks
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
                               count_split, counted_solutions, knuth_estimates, wide_value)
 from .engine.entries import packed_entries
@@ -59,6 +60,11 @@ ROOT_CHECK_S = 0.25
 HUNT_MAX = 1000
 #: Nodes in the first turn of hunting and of counting; each later turn has GROWTH times more.
 FIRST_TURN, GROWTH = 1000, 4
+#: Nodes an exact count takes in the tree decomposition's order before it decides the cells
+#: of a nested dissection first (``dissect``; bench/README, 2026-11-24).
+DISSECT_AFTER = 100_000
+#: No ranks (see ``counting.new_tally``).
+NO_RANKS = np.empty(0, np.int64)
 
 
 # ---------------------------------------------------------------------------
@@ -556,6 +562,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     """
     meter = Meter() if meter is None else meter
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo]
+    rank = [NO_RANKS]
     kernels = count_kernels(cap)
     for name in kernels:                    # the command line may compile them ahead
         ahead.wait(name)
@@ -571,26 +578,36 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
             meter.add(0, turn)
             work = meter.state[2]
             pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                                  memo[0], work)
+                                  memo[0], work, rank[0])
             meter.add(turn - max(int(work[0]), 0), 0, work)
             if not (pieces == MEMO_FULL).any():
                 break
             memo[0] = grown(memo[0])        # and the turn again, on every count stored
         return None if (pieces == OUT_OF_NODES).any() else pieces
 
-    answer = in_turns(m, cap, deadline, turns, hunt, count_turn, len, "hunt" in kernels)
+    def exact_turn(turn):
+        # most counts end within DISSECT_AFTER nodes; the others decide the cells of a
+        # nested dissection first, counting again on the memo kept
+        pieces = count_turn(min(turn, DISSECT_AFTER))
+        if pieces is not None or turn <= DISSECT_AFTER:
+            return pieces
+        rank[0] = cut_ranks(m.ent_off, m.ent_var, m.mask)
+        return count_turn(turn)
+
+    answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if cap >= NO_LIMIT else count_turn,
+                      len, "hunt" in kernels)
     if not isinstance(answer, np.ndarray):  # the hunt's or the learning's
         return answer
     pieces = answer
     if (pieces == COUNT_TIMED_OUT).any():
         return None
     if cap >= NO_LIMIT and (pieces == NO_LIMIT).any():
-        return exact_count(m, deadline, memo)   # a piece past int64: its count read back
+        return exact_count(m, deadline, memo, rank=rank[0])   # a piece past int64, read back
     total = math.prod(int(n) for n in pieces)      # exact, however large
     return total if cap >= NO_LIMIT else min(total, cap)
 
 
-def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
+def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=None):
     """The solutions of the entries ``scope`` (default: all) below the node ``mask`` (default:
     the model's) of model ``m``, exact however many a piece has: a Python int, or None
     past ``deadline``.
@@ -604,7 +621,8 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
     growable memo the counts share (replaced when it grows); a piece met again
     in another child is counted once. Only pieces past ``most`` are split, so
     this costs what the count costs, plus a start from scratch per child of a
-    split piece.
+    split piece. ``rank`` (per cell, see ``dissect``) orders an exact count's
+    fan-out; None: none.
 
     Examples
     --------
@@ -619,7 +637,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
         root = m._replace(mask=mask).root()
         counts, members, starts, fans, wides = count_split(
             root, scope, np.int64(most), np.int64(deadline), memo[0],
-            np.array([np.iinfo(np.int64).max, 0]))
+            np.array([np.iinfo(np.int64).max, 0]), NO_RANKS if rank is None else rank)
         if not (counts == MEMO_FULL).any():
             break
         memo[0] = grown(memo[0])            # and the count again, on every count stored
@@ -637,7 +655,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None):
         piece, k = members[starts[i]:starts[i + 1]], fans[i]
         split = 0
         for child in row_children(m, root.mask, k):
-            below = exact_count(m, deadline, memo, most, child, piece)
+            below = exact_count(m, deadline, memo, most, child, piece, rank)
             if below is None:
                 return None
             split += below

@@ -14,7 +14,7 @@ from kakuro_np.engine.jit import NO_DEADLINE
 import importlib
 
 from kakuro_np.engine.memo import WIDE, growable, grown, lookup, new_memo, store, wants_room
-from kakuro_np.solve import NO_LIMIT, count_in_turns, model
+from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
 from strategies import filled_puzzles
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
@@ -83,7 +83,7 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     if m.status != 0:
         return 0
     counts = count_pieces(m.root(), np.int64(limit), np.int64(NO_DEADLINE),
-                          new_memo(slots_log2, words), np.array([NO_LIMIT, 0]))
+                          new_memo(slots_log2, words), np.array([NO_LIMIT, 0]), NO_RANKS)
     return int(np.prod([int(c) for c in counts]))
 
 
@@ -116,7 +116,8 @@ def test_exact_counts_of_big_pieces_in_decomposition_order_match_the_recorded_co
         m = model(p)
         counts, _, starts, _, _ = count_split(m.root(), np.arange(len(m.tab_off) - 1),
                                               np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
-                                              new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]))
+                                              new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]),
+                                              NO_RANKS)
         if len(starts) > 1 and np.diff(starts).max() >= ORDERED_PIECE:
             assert kn.count(p) == row["solutions"]
             checked += 1
@@ -179,7 +180,7 @@ def test_each_piece_holds_its_count_past_int64_too(case):
         return
     counts, _, _, _, wides = count_split(m.root(), np.arange(len(m.tab_off) - 1),
                                          np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
-                                         new_memo(2, 40), np.array([NO_LIMIT, 0]))
+                                         new_memo(2, 40), np.array([NO_LIMIT, 0]), NO_RANKS)
     assert [wide_value(w) for w in wides[:len(counts)]] == counts.tolist()
 
 
@@ -229,5 +230,6 @@ def test_each_piece_holds_its_count_past_int64_on_grids_with_many_solutions():
         m = model(kn.parse(row["grid"]))
         counts, _, _, _, wides = count_split(m.root(), np.arange(len(m.tab_off) - 1),
                                              np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
-                                             new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]))
+                                             new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]),
+                                             NO_RANKS)
         assert [wide_value(w) for w in wides[:len(counts)]] == counts.tolist(), row["name"]

@@ -12,9 +12,12 @@ estimate : Knuth's estimate of the number of solutions from one random descent:
 depth    : an entry's depth in a tree decomposition of the undecided entries
            (``decomposition_depths``); an exact count fans out over a big piece's
            least deep entry first, which splits the piece soonest.
+rank     : a cell's level in a nested dissection of the grid (``dissect``); an exact
+           count given ranks decides a piece's cell of least rank first.
 fan      : what a count branches on (``open_fan``): the rows of an entry, or in an
-           exact count, the digits of that entry's cell with the fewest, so that
-           a piece splits as soon as its decided cells cut it.
+           exact count, the digits of a cell (the piece's of least rank, else
+           that entry's with the fewest), so that a piece splits as soon as its
+           decided cells cut it.
 read back: solution number i of a scope, found by walking the count's own tree and
            passing over children whose counts add up to at most i
            (``scope_solution``): the count's pieces, without a hunt.
@@ -31,6 +34,7 @@ from ..combos import POPCOUNT
 from .force import apply_row, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .state import ROOT
+from .dissect import LEAF
 from .memo import MEMO, WIDE, Memo, lookup, store
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
@@ -215,26 +219,32 @@ class Tally(NamedTuple):
     """A count's scratch: its ``trail``, a ``label`` per entry (-1, for ``components``), the
     ``memo`` of pieces, its ``work`` (``work[0]``: the nodes it may still visit;
     ``work[1]``: the most solutions a count under way has reached, for progress
-    reports), and the ``sums`` network its nodes are tested on (an empty one tests
-    nothing)."""
+    reports), the ``sums`` network its nodes are tested on (an empty one tests
+    nothing), per entry its ``depth`` (see ``decomposition_depths``; empty outside
+    exact counts) and per cell its ``rank`` (see ``dissect``; empty: none)."""
     trail: Trail
     label: np.ndarray
     memo: Memo
     work: np.ndarray
     sums: Network
     depth: np.ndarray
+    rank: np.ndarray
 
 
 @kernel
-def new_tally(tables, live, memo, work, sums, ordered):
+def new_tally(tables, live, memo, work, sums, ordered, rank):
     """A tally for counts over ``tables`` from ``live``, with ``memo``, ``work`` (see
-    ``Tally``) and the ``sums`` network; with ``ordered``, big pieces fan out in the
-    order of a tree decomposition (``decomposition_depths``), on cells (``open_fan``)."""
+    ``Tally``) and the ``sums`` network; with ``ordered``, pieces fan out on cells,
+    of least ``rank`` (one per cell, see ``dissect``; empty: none) first, then big
+    pieces in the order of a tree decomposition (``decomposition_depths``, see
+    ``open_fan``)."""
     E = live.nalive.shape[0]
     ordered = ordered and E <= ORDERED_MOST_ENTRIES         # its links: E * E bytes
     depth = decomposition_depths(tables, live) if ordered else np.empty(0, np.int64)
     trail = cell_trail_for(tables, live) if ordered else trail_for(tables, live)
-    return Tally(trail, np.full(E, -1, np.int64), memo, work, sums, depth)
+    ranked = ordered and rank.shape[0] == live.mask.shape[0]
+    return Tally(trail, np.full(E, -1, np.int64), memo, work, sums, depth,
+                 rank if ranked else np.empty(0, np.int64))
 
 
 @kernel
@@ -336,17 +346,40 @@ def fan_cell(tables, live, k):
 
 
 @kernel
+def ranked_cell(members, tables, live, rank):
+    """The undecided cell of the piece ``members`` of least ``rank`` (see ``dissect``), of
+    those the one with the fewest candidates; -1 when every one is a LEAF."""
+    mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
+    v = np.int64(-1)
+    for i in range(members.shape[0]):
+        for q in range(ent_off[members[i]], ent_off[members[i] + 1]):
+            u = ent_var[q]
+            if POPCOUNT[mask[u]] > 1 and rank[u] < LEAF and (
+                    v < 0 or rank[u] < rank[v] or
+                    (rank[u] == rank[v] and POPCOUNT[mask[u]] < POPCOUNT[mask[v]])):
+                v = u
+    return v
+
+
+@kernel
 def open_fan(members, tables, live, tally):
-    """Open the level a count of the piece ``members`` fans out on (``fan_entry``): in a
-    tally with ``depth``s (an exact count), the digits of that entry's cell with the
-    fewest (``fan_cell``), else the entry's rows.
+    """Open the level a count of the piece ``members`` fans out on: in a tally with
+    ``rank``s, the digits of its cell of least rank (``ranked_cell``); past those, the
+    entry ``fan_entry`` picks, and in a tally with ``depth``s (an exact count) the
+    digits of that entry's cell with the fewest (``fan_cell``), else its rows.
 
     A row decides a whole entry at once, so a piece that its entry's first
     cells already cut stays whole until the last of them is decided; a digit
     decides one cell, and the piece splits as soon as the decided cells cut it
     (``components``). Measured on exact counts of open grids: 2-2.7x fewer
-    seconds (bench/README, 2026-11-24).
+    seconds, and with ranks 12x12 and 14x14 grids past 400 s in 20 s (bench/README,
+    2026-11-24).
     """
+    if tally.rank.shape[0] > 0:
+        v = ranked_cell(members, tables, live, tally.rank)
+        if v >= 0:
+            open_cell_level(tally.trail, live, v)
+            return
     k = fan_entry(members, tables, live, tally.depth)
     if tally.depth.shape[0] > 0:
         open_cell_level(tally.trail, live, fan_cell(tables, live, k))
@@ -440,13 +473,15 @@ def count_state(limit, tables, live, tally, deadline):
 
 
 @kernel
-def count_split(root, scope, most, deadline, memo, work):
+def count_split(root, scope, most, deadline, memo, work, rank):
     """The pieces of the entries in ``scope`` at the fixpoint of ``root``, each counted up
     to ``most``: ``(counts, members, starts, fans, wides)``, piece ``i`` being
     ``members[starts[i]:starts[i + 1]]``, ``fans[i]`` the entry its count fans out
     over (``fan_entry``), by which a caller splits a piece whose count reached
     ``most``, and ``wides[i]`` its count past int64 when ``most`` is the largest
-    int64 (``wide_set``). ``root.mask`` is left at the fixpoint. ``counts`` is
+    int64 (``wide_set``). An exact count (``most`` the largest int64) decides cells of
+    least ``rank`` first (see ``dissect``; empty: no ranks). ``root.mask`` is left at
+    the fixpoint. ``counts`` is
     ``[0]`` where the node has no solution, and ``[status]`` as for
     ``count_pieces`` (COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL); no pieces, one
     solution.
@@ -459,7 +494,7 @@ def count_split(root, scope, most, deadline, memo, work):
     tally = new_tally(tables, live, memo, work,
                       network_of(tables, live.mask.shape[0],   # none once forced moves solve it
                                  pick_entry(live.nalive) >= 0),
-                      most == np.iinfo(np.int64).max)          # exact counts only
+                      most == np.iinfo(np.int64).max, rank)    # exact counts only
     if not sums_feasible(tally.sums, live.mask):  # nodes are tested before they split
         return np.zeros(1, np.int64), none, np.zeros(1, np.int64), none, no_wides
     members, starts = components(scope, tables, live, tally.label)
@@ -476,11 +511,11 @@ def count_split(root, scope, most, deadline, memo, work):
 
 
 #: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
-COUNT_TYPES = (ROOT, INT, INT, MEMO, INTS)
+COUNT_TYPES = (ROOT, INT, INT, MEMO, INTS, INTS)
 
 
 @kernel
-def count_pieces(root, limit, deadline, memo, work):
+def count_pieces(root, limit, deadline, memo, work, rank):
     """Solutions of each independent piece of ``root`` at the fixpoint, at most ``limit`` each.
 
     The puzzle's count is the product of the returned counts (an empty array
@@ -490,9 +525,10 @@ def count_pieces(root, limit, deadline, memo, work):
     another thread may read it to report progress). Pieces met again on the way are
     counted once, in ``memo`` (see ``memo``): a memo kept from an earlier count of
     the same model, from any root masks, serves again, since a key fixes its count.
+    An exact count decides the cells of least ``rank`` first (see ``count_split``).
     """
     return count_split(root, np.arange(root.tab_off.shape[0] - 1), limit, deadline, memo,
-                       work)[0]
+                       work, rank)[0]
 
 
 @kernel
@@ -586,7 +622,8 @@ def counted_solutions(root, want, deadline, memo, work):
     if emptied >= 0:
         return np.int64(0), none
     tally = new_tally(tables, live, memo, work,
-                      network_of(tables, V, pick_entry(live.nalive) >= 0), False)
+                      network_of(tables, V, pick_entry(live.nalive) >= 0), False,
+                      np.empty(0, np.int64))
     if not sums_feasible(tally.sums, live.mask):
         return np.int64(0), none
     scope = np.arange(live.nalive.shape[0])

@@ -164,7 +164,7 @@ def new_checks(root, hunt_nodes):
     return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
                   new_hunter(tables, live, sums, np.ones(E)),
                   new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums,
-                            False),
+                            False, np.empty(0, np.int64)),
                   np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
                   np.zeros(E, np.int64), sat_of(tables, live.mask),
                   np.zeros(2, np.int64), np.zeros(V, np.int64))
