@@ -80,29 +80,28 @@ def cut_ranks(ent_off, ent_var, mask) -> np.ndarray:
     if len(np.unique(np.concatenate([edge_a, edge_b]))) > MOST_ENTRIES:
         return rank
     cut = np.zeros(len(edge_var), bool)
-    todo = [(part, 0) for part in _parts(np.arange(E), edge_a, edge_b, cut)]
+    todo = [(part, 0) for part in _parts(np.arange(E), edge_a, edge_b, cut, E)]
     while todo:
         part, level = todo.pop()
         if len(part) < LEAST_PART or level >= LEVELS:
             continue
-        took = _bisect(part, edge_a, edge_b, cut)
+        took = _bisect(part, edge_a, edge_b, cut, E)
         cut[took] = True
         rank[edge_var[took]] = level
-        todo.extend((p, level + 1) for p in _parts(part, edge_a, edge_b, cut))
+        todo.extend((p, level + 1) for p in _parts(part, edge_a, edge_b, cut, E))
     return rank
 
 
 def _inside(part, edge_a, edge_b, cut, E):
-    """The uncut edges with both ends in ``part``."""
+    """The uncut edges with both ends in ``part`` (entries below ``E``)."""
     member = np.zeros(E, bool)
     member[part] = True
     return np.flatnonzero(member[edge_a] & member[edge_b] & ~cut)
 
 
-def _parts(part, edge_a, edge_b, cut) -> list:
+def _parts(part, edge_a, edge_b, cut, E) -> list:
     """The connected parts of the entries ``part`` over the uncut edges (entries linked to
     nothing are left out: they have no cell to decide)."""
-    E = int(max(part.max(initial=0), edge_a.max(initial=0), edge_b.max(initial=0))) + 1
     inner = _inside(part, edge_a, edge_b, cut, E)
     parent = np.arange(E)
 
@@ -121,12 +120,11 @@ def _parts(part, edge_a, edge_b, cut) -> list:
     return [linked[roots == r] for r in np.unique(roots)]
 
 
-def _bisect(part, edge_a, edge_b, cut) -> np.ndarray:
+def _bisect(part, edge_a, edge_b, cut, E) -> np.ndarray:
     """The edges of ``part``'s cut: sort its entries by the Fiedler vector of its entry
     graph's Laplacian, and cut where the cut edges over the product of the sides'
     sizes (the ratio cut) is least, with a quarter of the entries or more each side."""
     n = len(part)
-    E = int(max(part.max(), edge_a.max(), edge_b.max())) + 1
     inner = _inside(part, edge_a, edge_b, cut, E)
     local = np.full(E, -1, np.int64)
     local[part] = np.arange(n)

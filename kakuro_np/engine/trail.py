@@ -66,20 +66,21 @@ class Trail(NamedTuple):
 
 
 @kernel
-def new_trail(n_entries, n_vars, n_rows):
-    """An empty trail with room for a walk over ``n_entries`` entries, ``n_vars`` variables
-    and ``n_rows`` table rows (memory is touched as it is used)."""
-    levels = n_entries + 1
+def new_trail(levels, n_entries, n_vars, n_cand):
+    """An empty trail with room for ``levels`` levels over ``n_entries`` entries and ``n_vars``
+    variables, and ``n_cand`` rows or digits to try in all (memory is touched as it
+    is used)."""
     return Trail(np.empty((levels, n_vars), np.int64), np.empty((levels, n_entries), np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
-                 np.empty(max(n_rows, 1), np.int64), np.zeros(2, np.int64))
+                 np.empty(max(n_cand, 1), np.int64), np.zeros(2, np.int64))
 
 
 @kernel
 def trail_for(tables, live):
-    """An empty trail with room for a walk over ``tables``."""
-    return new_trail(live.nalive.shape[0], live.mask.shape[0], tables.rows.shape[0])
+    """An empty trail with room for a walk over ``tables``: a level for each entry."""
+    E = live.nalive.shape[0]
+    return new_trail(E + 1, E, live.mask.shape[0], tables.rows.shape[0])
 
 
 @kernel
@@ -87,18 +88,30 @@ def cell_trail_for(tables, live):
     """An empty trail with room for a walk over ``tables`` whose levels branch on entries'
     rows or on cells' digits (``open_cell_level``): a level for each cell (each level
     decides one undecided cell or more), and room for nine digits each."""
-    E, V = live.nalive.shape[0], live.mask.shape[0]
-    levels = V + 1
-    return Trail(np.empty((levels, V), np.int64), np.empty((levels, E), np.int64),
-                 np.empty(levels, np.int64), np.empty(levels, np.int64),
-                 np.empty(levels, np.int64), np.empty(levels, np.int64),
-                 np.empty(tables.rows.shape[0] + 9 * V + 1, np.int64), np.zeros(2, np.int64))
+    V = live.mask.shape[0]
+    return new_trail(V + 1, live.nalive.shape[0], V, tables.rows.shape[0] + 9 * V + 1)
 
 
 @kernel
 def depth(trail):
     """How many levels are open."""
     return trail.top[0]
+
+
+@inline_kernel
+def push_level(trail, live, branch, n):
+    """Open a level on ``branch`` (see ``Trail.branch``) over the ``n`` rows or digits just
+    written at the end of ``cand``, saving the current node to restore before each."""
+    d = trail.top[0]
+    at = trail.top[1]
+    copy_into(trail.saved_mask[d], live.mask)
+    copy_into(trail.saved_alive[d], live.nalive)
+    trail.branch[d] = branch
+    trail.first[d] = at
+    trail.nxt[d] = at
+    trail.stop[d] = at + n
+    trail.top[0] = d + 1
+    trail.top[1] = at + n
 
 
 @kernel
@@ -109,35 +122,20 @@ def open_level(trail, tables, live, k, in_order):
     n = live_rows(tables, live, k, trail.cand, at)
     if in_order:
         sort_ints(trail.cand, at, at + n)
-    copy_into(trail.saved_mask[d], live.mask)
-    copy_into(trail.saved_alive[d], live.nalive)
-    trail.branch[d] = k
-    trail.first[d] = at
-    trail.nxt[d] = at
-    trail.stop[d] = at + n
-    trail.top[0] = d + 1
-    trail.top[1] = at + n
+    push_level(trail, live, k, n)
 
 
 @kernel
 def open_cell_level(trail, live, v):
     """Open a level on cell ``v`` at the current node: its digits, lowest first (as
     0-8). Only in a trail with room for such levels (``cell_trail_for``)."""
-    d = trail.top[0]
     at = trail.top[1]
     n = 0
     for digit in range(9):
         if (live.mask[v] >> digit) & 1:
             trail.cand[at + n] = digit
             n += 1
-    copy_into(trail.saved_mask[d], live.mask)
-    copy_into(trail.saved_alive[d], live.nalive)
-    trail.branch[d] = -1 - v
-    trail.first[d] = at
-    trail.nxt[d] = at
-    trail.stop[d] = at + n
-    trail.top[0] = d + 1
-    trail.top[1] = at + n
+    push_level(trail, live, -1 - v, n)
 
 
 @inline_kernel
