@@ -26,9 +26,9 @@ from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
-from .engine.dissect import cut_ranks
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
                               count_split, counted_solutions, knuth_estimates, wide_value)
+from .engine.dissect import cut_ranks
 from .engine.entries import packed_entries
 from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
@@ -607,7 +607,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     return total if cap >= NO_LIMIT else min(total, cap)
 
 
-def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=None):
+def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=NO_RANKS):
     """The solutions of the entries ``scope`` (default: all) below the node ``mask`` (default:
     the model's) of model ``m``, exact however many a piece has: a Python int, or None
     past ``deadline``.
@@ -622,7 +622,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=No
     in another child is counted once. Only pieces past ``most`` are split, so
     this costs what the count costs, plus a start from scratch per child of a
     split piece. ``rank`` (per cell, see ``dissect``) orders an exact count's
-    fan-out; None: none.
+    fan-out; NO_RANKS: none.
 
     Examples
     --------
@@ -637,7 +637,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=No
         root = m._replace(mask=mask).root()
         counts, members, starts, fans, wides = count_split(
             root, scope, np.int64(most), np.int64(deadline), memo[0],
-            np.array([np.iinfo(np.int64).max, 0]), NO_RANKS if rank is None else rank)
+            np.array([np.iinfo(np.int64).max, 0]), rank)
         if not (counts == MEMO_FULL).any():
             break
         memo[0] = grown(memo[0])            # and the count again, on every count stored

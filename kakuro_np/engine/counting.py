@@ -31,11 +31,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..combos import POPCOUNT
+from .dissect import LEAF
 from .force import apply_row, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
-from .state import ROOT
-from .dissect import LEAF
 from .memo import MEMO, WIDE, Memo, lookup, store
+from .state import ROOT
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
 

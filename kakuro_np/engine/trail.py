@@ -117,7 +117,6 @@ def push_level(trail, live, branch, n):
 @kernel
 def open_level(trail, tables, live, k, in_order):
     """Open a level on entry ``k`` at the current node: its live rows, sorted if ``in_order``."""
-    d = trail.top[0]
     at = trail.top[1]
     n = live_rows(tables, live, k, trail.cand, at)
     if in_order:
