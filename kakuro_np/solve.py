@@ -587,11 +587,13 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
 
     def exact_turn(turn):
         # most counts end within DISSECT_AFTER nodes; the others decide the cells of a
-        # nested dissection first, counting again on the memo kept
-        pieces = count_turn(min(turn, DISSECT_AFTER))
-        if pieces is not None or turn <= DISSECT_AFTER:
-            return pieces
-        rank[0] = cut_ranks(m.ent_off, m.ent_var, m.mask)
+        # nested dissection first, counting again on the memo kept (dissected once: later
+        # turns go on in its order)
+        if rank[0] is NO_RANKS:
+            pieces = count_turn(min(turn, DISSECT_AFTER))
+            if pieces is not None or turn <= DISSECT_AFTER:
+                return pieces
+            rank[0] = cut_ranks(m.ent_off, m.ent_var, m.mask)
         return count_turn(turn)
 
     answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if cap >= NO_LIMIT else count_turn,
