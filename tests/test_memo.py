@@ -4,7 +4,7 @@ import json
 import pathlib
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
@@ -233,3 +233,36 @@ def test_each_piece_holds_its_count_past_int64_on_grids_with_many_solutions():
                                              new_memo(17, 1 << 20), np.array([NO_LIMIT, 0]),
                                              NO_RANKS)
         assert [wide_value(w) for w in wides[:len(counts)]] == counts.tolist(), row["name"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(filled_puzzles(), st.integers(0, 30))
+def test_a_count_out_of_nodes_leaves_the_node_as_it_found_it(case, nodes):
+    """A count whose nodes run out stops after a row is applied and before it is
+    propagated: the node is put back and nothing is left queued (an indexed filter would
+    drop rows by the digits left marked gone), so the next count of it is right."""
+    from kakuro_np.engine.counting import OUT_OF_NODES, count_state, new_tally
+    from kakuro_np.engine.force import start_state
+    from kakuro_np.engine.sums import network_of
+    p, _ = case
+    m = model(p)
+    emptied, tables, live = start_state(m.root(), True)
+    assume(emptied < 0)
+    sums = network_of(tables, live.mask.shape[0], True)
+
+    def count(budget):
+        tally = new_tally(tables, live, new_memo(np.int64(10), np.int64(1 << 14)),
+                          np.array([budget, 0]), sums, False, np.empty(0, np.int64))
+        return count_state(np.int64(1000), tables, live, tally, np.int64(NO_DEADLINE))
+
+    def rows():
+        return [sorted(live.perm[a:a + n]) for a, n in zip(tables.tab_off, live.nalive)]
+
+    before = live.mask.copy(), live.nalive.copy(), rows()
+    said = count(nodes)
+    assume(said == OUT_OF_NODES)
+    assert live.qstate[1] == 0 and not live.gone.any()
+    assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
+    assert rows() == before[2]
+    assert count(np.iinfo(np.int64).max) == min(kn.count(p, limit=1000), 1000)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..combos import POPCOUNT
 from .dissect import LEAF
-from .force import apply_row, pick_entry, propagate, start_state
+from .force import apply_row, clear_queue, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .memo import MEMO, WIDE, Memo, lookup, store
 from .state import ROOT
@@ -440,6 +440,7 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
     while next_row(tally.trail, tables, live):
         tally.work[0] -= 1
         if tally.work[0] < 0:
+            clear_queue(tables, live)       # the row applied is not propagated
             total = OUT_OF_NODES
             break
         if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):

@@ -246,6 +246,18 @@ def filter_entry(tables, live, k, proj):
 
 
 @inline_kernel
+def clear_queue(tables, live):
+    """Empty the queue, leaving no entry with digits gone (``live.gone``): a node left
+    before it was propagated must not leave them to the next ``propagate``, whose
+    indexed filters drop the rows holding them whatever the masks say."""
+    queue, inq, qstate, ent_off, gone = live.queue, live.inq, live.qstate, tables.ent_off, live.gone
+    while qstate[1] > 0:
+        j = dequeue(queue, inq, qstate)
+        for q in range(ent_off[j], ent_off[j + 1]):
+            gone[q] = 0
+
+
+@inline_kernel
 def propagate(tables, live, stop_on_empty):
     """Filter queued entries until the queue is empty.
 
@@ -271,10 +283,7 @@ def propagate(tables, live, stop_on_empty):
             if emptied < 0:
                 emptied = k
             if stop_on_empty:
-                while qstate[1] > 0:            # no entry is left with digits gone
-                    j = dequeue(queue, inq, qstate)
-                    for q in range(ent_off[j], ent_off[j + 1]):
-                        gone[q] = 0
+                clear_queue(tables, live)
                 return emptied
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
