@@ -44,7 +44,8 @@ from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tall
                        state_solution)
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
-from .jit import (INT, INTS, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, kernel,
+from .jit import (INT, INTS, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow,
+                  inline_kernel, kernel,
                   monotonic_ns)
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
@@ -271,19 +272,20 @@ def check_node(node, checks, tables, live, deadline):
     if not sums_feasible(checks.hunter.sums, live.mask):
         return EMPTY
     if not parent_witnessed:
-        checks.hunter.guide[:] = 0       # (the flag, not a literal: one compile of check_turns)
-        return check_turns(node, checks, tables, live, deadline, parent_witnessed)
-    copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
-    copy_into(checks.node_mask, live.mask)
-    copy_into(checks.node_alive, live.nalive)
-    pin_fitting_pieces(tables, live, witness[node - 1], checks.tally.label)
+        checks.hunter.guide[:] = 0
+    else:
+        copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
+        copy_into(checks.node_mask, live.mask)
+        copy_into(checks.node_alive, live.nalive)
+        pin_fitting_pieces(tables, live, witness[node - 1], checks.tally.label)
     c = check_turns(node, checks, tables, live, deadline, parent_witnessed)
-    copy_into(live.mask, checks.node_mask)
-    copy_into(live.nalive, checks.node_alive)
+    if parent_witnessed:
+        copy_into(live.mask, checks.node_mask)
+        copy_into(live.nalive, checks.node_alive)
     return c
 
 
-@kernel
+@inline_kernel
 def check_turns(node, checks, tables, live, deadline, repairable):
     """``check_node`` once the quick answers are out: turns of a count up to one
     (``counting``), whose memo of pieces refutes a piece once for every branch
@@ -381,22 +383,26 @@ def check_root(root, checks, deadline, seed):
     return said
 
 
-@kernel
-def check_path(trail, checks, tables, live, deadline):
+@inline_kernel
+def check_path(trail, checks, tables, live, deadline, whole):
     """Check the nodes on the trail's path from the top (``check_node``), and cut the first
-    with no solution below it.
+    with no solution below it; unless ``whole``, only the node the search stands on.
 
-    Returns what the last check said: EMPTY when it cut a node (the search
-    then goes on with the next row of the cut node's parent, or ends if it was
-    the root), CHECK_TIMED_OUT, or a solution lies below the node the search
-    stands on.
+    Returns what the last check said: EMPTY when the node has no solution below
+    it (a node of the path above it is cut: the search then goes on with the next
+    row of the cut node's parent, or ends if it was the root), CHECK_TIMED_OUT,
+    or a solution lies below the node the search stands on. Inlined into
+    ``search``, its one caller, as ``check_turns`` is into ``check_node``: numba
+    compiles each kernel with the whole tree of kernels it calls, so a level less
+    is a tree compiled once less (see ``jit``).
     """
     d = depth(trail)
-    a = np.int64(0)
+    a = np.int64(0) if whole else d
     while True:
-        rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
+        if whole:
+            rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
         c = check_node(a, checks, tables, live, deadline)
-        if c == EMPTY:
+        if c == EMPTY and whole:
             cut_to(trail, a)
         if c == EMPTY or c == CHECK_TIMED_OUT or a == d:
             return c
@@ -496,11 +502,9 @@ def search(root, limit, store, deadline, check_after, checks):
         if checks is None:                  # without checks (compiled apart): stop
             return Found(found, solutions[:found], nodes, THRASHING)
         else:
-            if checking:
-                c = check_node(depth(trail), checks, tables, live, deadline)
-            else:                           # thrashing: check the path, then each node
-                checking = True
-                c = check_path(trail, checks, tables, live, deadline)
+            # thrashing: check the path from the top, then each new node
+            c = check_path(trail, checks, tables, live, deadline, not checking)
+            checking = True
             if c == CHECK_TIMED_OUT:
                 return Found(found, solutions[:found], nodes, TIMED_OUT)
             at_node = c != EMPTY
