@@ -33,7 +33,7 @@ from .engine.entries import packed_entries
 from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
-from .engine.search import (EMPTY, WITNESSED, build_model, check_root, fixpoint_masks,
+from .engine.search import (build_model, fixpoint_masks,
                             new_checks, search)
 from .engine.split import row_children
 from .engine.state import Root
@@ -216,9 +216,10 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
     variable)``; SolveTimeout past ``deadline`` (``timeout`` is for the message).
 
     Once the search thrashes, it runs again with checks (see ``search``), from a
-    witness of the root: the root's own check's (``check_root``, steered by the
-    node where the walk thrashed), if it answers within ROOT_CHECK_S (most drafts:
-    a few ms), else a solution found in any order (``_any_solutions``). The
+    witness of the root: the root's own check's (the search's first, ``check_root``,
+    steered by the node where the walk thrashed), if it answers within ROOT_CHECK_S
+    (most drafts: a few ms), else a solution found in any order (``_any_solutions``),
+    with which the search runs once more. The
     root's check hunts with timed turns: on the 30x100 open grid of
     bench/open_grids.py it took 2.4-7.6 s, the hunt in any order 1.7 s.
     """
@@ -230,21 +231,20 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             np.int64(CHECK_AFTER), checks)
         if status != THRASHING:
             break
-        ahead.start("any", "learn")         # an empty cache: they compile meanwhile, while this
-        checks = m.checks()                 # process compiles the checks (about 2 minutes in all)
-        said = check_root(m.root(), checks, np.int64(min(deadline, deadline_ns(ROOT_CHECK_S))),
-                          root.mask)          # the node where the walk thrashed
-        if said == EMPTY:                   # there are none
+        if checks is None:
+            ahead.start("any", "learn")     # an empty cache: they compile meanwhile, while this
+            checks = m.checks()             # process compiles the checks (about 2 minutes in all)
+            checks.seed[:] = root.mask      # the node where the walk thrashed
+            checks.root_ns[0] = int(ROOT_CHECK_S * 1e9)     # the root's check first
+            continue
+        try:                                # the root's check found no witness in time
+            found_any, digits_any = _any_solutions(m, 1, deadline, timeout)
+        except SolveTimeout:
+            status = TIMED_OUT
+            break
+        if found_any == 0:
             return found, digits
-        if said != WITNESSED:
-            try:
-                found_any, digits_any = _any_solutions(m, 1, deadline, timeout)
-            except SolveTimeout:
-                status = TIMED_OUT
-                break
-            if found_any == 0:
-                return found, digits
-            checks.given[:] = 1 << (digits_any[0].astype(np.int64) - 1)
+        checks.given[:] = 1 << (digits_any[0].astype(np.int64) - 1)
     if status == TIMED_OUT:
         raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
                            f"ask for fewer with limit= or count them with count()")

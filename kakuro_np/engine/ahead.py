@@ -41,7 +41,6 @@ import sys
 KERNELS = {
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
     "checks": (("kakuro_np.engine.search", "new_checks", "NEW_CHECKS_TYPES"),
-               ("kakuro_np.engine.search", "check_root", "check_root_types"),
                ("kakuro_np.engine.search", "search", "checked_search_types")),
     "learn": (("kakuro_np.engine.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.cdcl", "sat_solutions", "sat_solutions_types")),

@@ -135,7 +135,9 @@ class Checks(NamedTuple):
     is the clause-learning solver (``cdcl``), whose clauses learned in one check
     serve every later one; ``sat_record`` counts its turns and those that answered.
     ``given`` is a solution of the root found before the checks began (one-digit
-    masks), all zeros when there is none: the root's check takes it as its witness."""
+    masks), all zeros when there is none: the root's check takes it as its witness.
+    ``root_ns[0]``, when not 0, asks the search to check the root first, for at most
+    that many nanoseconds, steered by ``seed`` (see ``check_root``)."""
     hunt_nodes: int
     witness: np.ndarray
     has_witness: np.ndarray
@@ -148,6 +150,8 @@ class Checks(NamedTuple):
     sat: Sat
     sat_record: np.ndarray
     given: np.ndarray
+    seed: np.ndarray
+    root_ns: np.ndarray
 
 
 #: The types ``solve`` calls ``new_checks`` with (see ``ahead``).
@@ -168,7 +172,8 @@ def new_checks(root, hunt_nodes):
                             False, np.empty(0, np.int64)),
                   np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
                   np.zeros(E, np.int64), sat_of(tables, live.mask),
-                  np.zeros(2, np.int64), np.zeros(V, np.int64))
+                  np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
+                  np.zeros(1, np.int64))
 
 
 @kernel
@@ -362,21 +367,19 @@ def check_turns(node, checks, tables, live, deadline, repairable):
         turn = max(turn, 1) * CHECK_GROWTH
 
 
-@kernel
-def check_root(root, checks, deadline, seed):
-    """The check of the root (``check_node``), up to ``deadline``: WITNESSED, with its
-    solution in ``checks.given`` (later checks of the root take it at once), EMPTY,
-    SOLVABLE or CHECK_TIMED_OUT.
+@inline_kernel
+def check_root(checks, tables, live, deadline):
+    """The check of the root (``check_node``) at the search's start, up to ``deadline``:
+    WITNESSED, with its solution in ``checks.given`` (later checks of the root take
+    it at once), EMPTY, SOLVABLE or CHECK_TIMED_OUT.
 
-    The sums are tested on the masks ``seed`` first: the hunt tries rows nearest the
-    flow of the last sums test first, so from the node where a walk thrashed it
-    hunts along the walk's path (bench/open_grids.py's open-09: 0.13-0.22 s from
-    that node's flow, 2.0-3.1 s from the root's).
+    The sums are tested on the masks ``checks.seed`` first: the hunt tries rows
+    nearest the flow of the last sums test first, so from the node where a walk
+    thrashed it hunts along the walk's path (bench/open_grids.py's open-09:
+    0.13-0.22 s from that node's flow, 2.0-3.1 s from the root's). Inlined into
+    ``search``: a kernel of its own compiled the checks' tree once more (9-11 s).
     """
-    emptied, tables, live = start_state(root, True)
-    if emptied >= 0:
-        return EMPTY
-    sums_feasible(checks.hunter.sums, seed)
+    sums_feasible(checks.hunter.sums, checks.seed)
     said = check_node(np.int64(0), checks, tables, live, deadline)
     if said == WITNESSED:
         copy_into(checks.given, checks.witness[0])
@@ -420,11 +423,6 @@ def checks_type():
     return new_checks.overloads[NEW_CHECKS_TYPES].signature.return_type
 
 
-def check_root_types():
-    """The types ``solve`` calls ``check_root`` with once a search thrashes (see ``ahead``)."""
-    return ROOT, checks_type(), INT, INTS
-
-
 def checked_search_types():
     """The types ``solve`` calls ``search`` with once it thrashes: SEARCH_TYPES with checks."""
     return SEARCH_TYPES[:-1] + (checks_type(),)
@@ -443,7 +441,10 @@ def search(root, limit, store, deadline, check_after, checks):
     and their order are those of plain fan-out. With ``checks`` None the
     checks are not compiled in, and the search stops with THRASHING instead;
     with checks, every node is also tested on its sums (``sums``), and cut
-    when they cannot be met.
+    when they cannot be met. With ``checks.root_ns[0]`` set, the root is checked
+    first (``check_root``), for at most that long: if it has no solution the search
+    ends; if the check found none in time, it stops with THRASHING (the caller
+    then finds the root a witness some other way, in ``checks.given``).
 
     Returns a ``Found``: how many solutions were found (at most ``limit``),
     their digits per variable if ``store`` (else an empty array), how many
@@ -457,6 +458,18 @@ def search(root, limit, store, deadline, check_after, checks):
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Found(0, solutions[:0], 1, OK)
+    if checks is not None and checks.root_ns[0] != 0:
+        said = check_root(checks, tables, live,
+                          min(deadline, monotonic_ns() + checks.root_ns[0]))
+        checks.root_ns[0] = 0
+        if said == EMPTY:
+            return Found(0, solutions[:0], 1, OK)
+        if said != WITNESSED:
+            return Found(0, solutions[:0], 1, THRASHING)
+        # the walk starts from the root afresh, as after the check in a call of its own: the
+        # check left the node as it was, but its rows reordered (perm), which steers the
+        # later checks' hunts otherwise (s1-open-09 of bench/open_grids: 5.0-7.5 s -> 9-11.5 s)
+        emptied, tables, live = start_state(root, True)
     nalive = live.nalive
     trail = trail_for(tables, live)
     found = 0
