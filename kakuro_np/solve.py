@@ -33,8 +33,7 @@ from .engine.entries import packed_entries
 from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
-from .engine.search import (build_model, fixpoint_masks,
-                            new_checks, search)
+from .engine.search import build_model, fixpoint_masks, new_checks, search
 from .engine.split import row_children
 from .engine.state import Root
 from .errors import BudgetError, SolveTimeout, TooManySolutions

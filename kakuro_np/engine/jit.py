@@ -6,9 +6,13 @@ kernel      : ``numba.njit(cache=True, nogil=True)``: compiled once, cached on
               disk, and run without the GIL so a caller's other threads (the
               CLI's Ctrl-C watcher, a thread pool over a collection) keep going.
 inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
-              only the few on the search's per-node path, where the reference
+              the few on the search's per-node path, where the reference
               counts of the arrays a call receives would cost a third of the
-              time; each caller compiles its own copy.
+              time; each caller compiles its own copy. Also a level of kernels
+              with one call site over a big tree (``search.check_turns``): numba
+              compiles each kernel with the whole tree of kernels it calls linked
+              in and optimized again, so each such level compiles the tree once
+              more (9-11 s each for the checks').
 cache guard : numba keys each cached kernel on its own source file only, so a
               kernel whose callee in another file changed would keep stale
               machine code. On import, before any kernel is compiled or loaded,

@@ -44,9 +44,8 @@ from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tall
                        state_solution)
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
-from .jit import (INT, INTS, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow,
-                  inline_kernel, kernel,
-                  monotonic_ns)
+from .jit import (INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, inline_kernel,
+                  kernel, monotonic_ns)
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .repair import free_ring, repair_steps
