@@ -14,8 +14,10 @@ limit    : how many solutions to find or count at most (``NO_LIMIT``: no limit).
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import math
+import os
 import threading
 import time
 from typing import NamedTuple
@@ -32,7 +34,7 @@ from .engine.dissect import cut_ranks
 from .engine.entries import packed_entries
 from .engine.force import INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
-from .engine.memo import DATA_WORDS, SLOTS_LOG2, growable, grown, new_memo
+from .engine.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
 from .engine.search import build_model, fixpoint_masks, new_checks, search
 from .engine.split import row_children
 from .engine.state import Root
@@ -62,6 +64,9 @@ FIRST_TURN, GROWTH = 1000, 4
 #: Nodes an exact count takes in the tree decomposition's order before it decides the cells
 #: of a nested dissection first (``dissect``; bench/README, 2026-11-24).
 DISSECT_AFTER = 100_000
+#: Whether an exact count past DISSECT_AFTER nodes, on two cores or more, also goes on in
+#: the first order meanwhile (``count_in_turns``): neither order wins on every grid.
+RACE = True
 #: No ranks (see ``counting.new_tally``).
 NO_RANKS = np.empty(0, np.int64)
 
@@ -409,7 +414,11 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     however large); a piece met again on another branch is counted once
     (see ``memo``). A piece with more than 2**63 - 1 solutions is split over
     its branches and their counts added (``exact_count``): the count stays
-    exact, and ``timeout=`` bounds how long it may take.
+    exact, and ``timeout=`` bounds how long it may take. An exact count past its
+    first DISSECT_AFTER nodes decides the cells of a nested dissection first
+    (``dissect``); on two cores or more the count in the first order goes on
+    beside it, in a thread of its own, and the first of the two to end answers
+    (neither order is fastest on every grid; see bench/README).
 
     With a limit of at most HUNT_MAX (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for
@@ -572,13 +581,21 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
         meter.add(hunted)
         return int(found) if found >= cap or exhausted else None
 
-    def count_turn(turn):
+    def count_turn(turn, memo=memo, rank=rank, runner=None, followed=True):
         while True:
-            meter.add(0, turn)
-            work = meter.state[2]
+            if runner is not None and runner.stopped:
+                return None
+            if followed:                    # the meter follows it
+                meter.add(0, turn)
+                work = meter.state[2]
+            else:
+                work = np.array([turn, 0])
+            if runner is not None:
+                runner.work = work
             pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
                                   memo[0], work, rank[0])
-            meter.add(turn - max(int(work[0]), 0), 0, work)
+            if followed:
+                meter.add(turn - max(int(work[0]), 0), 0, work)
             if not (pieces == MEMO_FULL).any():
                 break
             memo[0] = grown(memo[0])        # and the turn again, on every count stored
@@ -587,13 +604,28 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     def exact_turn(turn):
         # most counts end within DISSECT_AFTER nodes; the others decide the cells of a
         # nested dissection first, counting again on the memo kept (dissected once: later
-        # turns go on in its order)
+        # turns go on in its order); with two cores, the count in the first order goes on
+        # meanwhile on a copy of the memo, and the first to end answers (``race``)
         if rank[0] is NO_RANKS:
             pieces = count_turn(min(turn, DISSECT_AFTER))
             if pieces is not None or turn <= DISSECT_AFTER:
                 return pieces
-            rank[0] = cut_ranks(m.ent_off, m.ent_var, m.mask)
+            ranks = cut_ranks(m.ent_off, m.ent_var, m.mask)
+            if RACE and usable_cores() > 1:
+                return race(turn, ranks)
+            rank[0] = ranks
         return count_turn(turn)
+
+    def race(turn, ranks):
+        plain = [Memo(*(a.copy() for a in memo[0]))]
+        winner, pieces = first_of(
+            lambda runner: count_turn(turn, plain, [NO_RANKS], runner, followed=False),
+            lambda runner: count_turn(turn, memo, [ranks], runner))
+        if winner == 0:                     # the plain order's memo and order from now on
+            memo[0] = plain[0]
+        else:
+            rank[0] = ranks
+        return pieces
 
     answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if cap >= NO_LIMIT else count_turn,
                       len, "hunt" in kernels)
@@ -606,6 +638,56 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
         return exact_count(m, deadline, memo, rank=rank[0])   # a piece past int64, read back
     total = math.prod(int(n) for n in pieces)      # exact, however large
     return total if cap >= NO_LIMIT else min(total, cap)
+
+
+class Runner:
+    """One of ``first_of``'s calls: the work array of the count it runs (see
+    ``counting.Tally``), and whether it was told to stop."""
+
+    def __init__(self):
+        self.work = np.zeros(2, np.int64)
+        self.stopped = False
+
+    def stop(self):
+        """Have the count stop: no more counts, and the one under way out of nodes."""
+        self.stopped = True
+        self.work[0] = STOP_NODES
+
+
+#: What ``Runner.stop`` sets a count's nodes left to: below zero, whatever the count takes off.
+STOP_NODES = -(1 << 62)
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                  # pragma: no cover - no sched_getaffinity
+        return os.cpu_count() or 1
+
+
+def first_of(*calls) -> tuple:
+    """``(i, answer)`` of the first of ``calls`` to return, each ``call(runner)`` run in a
+    thread of its own (the kernels release the GIL); the others are then stopped
+    (``Runner.stop``, again until they end: a kernel may take a node off just after
+    the stop was written) and their answers dropped. An exception in the first
+    call to end is raised here.
+
+    Examples
+    --------
+    >>> first_of(lambda runner: time.sleep(0.5) or "slow", lambda runner: "fast")
+    (1, 'fast')
+    """
+    runners = [Runner() for _ in calls]
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        futures = [pool.submit(call, runner) for call, runner in zip(calls, runners)]
+        done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
+        first = min(futures.index(f) for f in done)
+        for future, runner in zip(futures, runners):
+            while not future.done():
+                runner.stop()
+                concurrent.futures.wait([future], timeout=0.001)
+        return first, futures[first].result()
 
 
 def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=NO_RANKS):

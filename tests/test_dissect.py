@@ -3,8 +3,10 @@ decide its cells first are the counts."""
 
 import json
 import pathlib
+import time
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
@@ -110,9 +112,14 @@ def test_counts_of_the_many_solution_set_with_ranks_are_the_recorded_counts():
         assert exact(m, ranks) == row["solutions"], row["name"]
 
 
-def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch):
+@pytest.mark.parametrize("race", [False, True])
+def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race):
+    """With ``race`` the count in the first order goes on beside the dissected one, and
+    either may answer: the counts are the same."""
     cuts = []
     monkeypatch.setattr(solve, "DISSECT_AFTER", 50)
+    monkeypatch.setattr(solve, "RACE", race)
+    monkeypatch.setattr(solve, "usable_cores", lambda: 2)
     monkeypatch.setattr(solve, "cut_ranks", lambda *a: cuts.append(1) or cut_ranks(*a))
     m = model(DATA / "many-12x12.txt")
     assert count_in_turns(m, NO_LIMIT, NO_DEADLINE) == 166_162_320
@@ -123,3 +130,27 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch):
     assert count_in_turns(m, NO_LIMIT, NO_DEADLINE,
                           memo=growable(new_memo(4, 256))) == 166_162_320
     assert exact(m, NO_RANKS) == 166_162_320
+
+
+#: A 9x9 block with every clue 45: as many solutions as Latin squares of order 9 (about 5.5e27).
+OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
+
+
+def test_the_count_that_loses_a_race_is_stopped():
+    m = model(OPEN_BLOCK)
+
+    def endless(runner):                    # a count of the block runs for hours
+        runner.work = np.array([NO_LIMIT, 0])
+        return count_pieces(m.root(), np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
+                            growable(new_memo(10, 1 << 12)), runner.work, NO_RANKS)
+
+    started = time.monotonic()
+    assert solve.first_of(endless, lambda runner: time.sleep(0.2) or 7) == (1, 7)
+    assert time.monotonic() - started < 10
+
+
+def test_a_race_that_times_out_says_so_and_ends():
+    started = time.monotonic()
+    with pytest.raises(kn.SolveTimeout):
+        kn.count(OPEN_BLOCK, timeout=3)
+    assert time.monotonic() - started < 10
