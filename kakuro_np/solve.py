@@ -679,15 +679,18 @@ def first_of(*calls) -> tuple:
     (1, 'fast')
     """
     runners = [Runner() for _ in calls]
-    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
-        futures = [pool.submit(call, runner) for call, runner in zip(calls, runners)]
+    pool = concurrent.futures.ThreadPoolExecutor(len(calls))
+    futures = [pool.submit(call, runner) for call, runner in zip(calls, runners)]
+    try:
         done, _ = concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
         first = min(futures.index(f) for f in done)
+    finally:                                # also on Ctrl-C: no count left running
         for future, runner in zip(futures, runners):
             while not future.done():
                 runner.stop()
                 concurrent.futures.wait([future], timeout=0.001)
-        return first, futures[first].result()
+        pool.shutdown()
+    return first, futures[first].result()
 
 
 def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=NO_RANKS):
