@@ -347,8 +347,11 @@ def chunks(n, workers) -> list:
 
 
 def _solve_chunk(chunk, limit, timeout, keep) -> list:
-    """``solve_one`` of each item of a chunk, looked up when a worker runs it."""
-    return [solve_one(item, limit, timeout, keep) for item in chunk]
+    """``solve_one`` of each item of a chunk, looked up when a worker runs it; each worker
+    takes a core, so its exact counts do not race on a second (``solve.one_core``)."""
+    from .solve import one_core
+    with one_core():
+        return [solve_one(item, limit, timeout, keep) for item in chunk]
 
 
 def _alone(item, limit, timeout, keep) -> Result:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import math
-import os
 import threading
 import time
 from typing import NamedTuple
@@ -26,6 +25,7 @@ import numpy as np
 
 from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
+from .dist import cores
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
 from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
@@ -67,6 +67,8 @@ DISSECT_AFTER = 100_000
 #: Whether an exact count past DISSECT_AFTER nodes, on two cores or more, also goes on in
 #: the first order meanwhile (``count_in_turns``): neither order wins on every grid.
 RACE = True
+#: Per thread: whether its counts keep to one core (``one_core``).
+_ONE_CORE = threading.local()
 #: No ranks (see ``counting.new_tally``).
 NO_RANKS = np.empty(0, np.int64)
 
@@ -456,8 +458,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
         from .dist import connected, count_on
         with connected(scheduler) as client:
             return count_on(client, count_subproblem, m, cap, timeout, max_rows)
-    found = (count_in_turns(m, cap, deadline) if progress is None else
-             _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter),
+    race = racing()                         # decided here: with progress the count runs in
+    found = (count_in_turns(m, cap, deadline, race=race) if progress is None else  # a thread
+             _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter, race=race),
                         progress, every))
     if found is None:
         raise SolveTimeout(f"timed out after {timeout} s while counting")
@@ -478,7 +481,8 @@ def count_subproblem(puzzle, key, max_rows, mask, cap, end):
     time ``end``."""
     from .dist import deadline_of
     m, memo = _kept_model(puzzle, key, max_rows)
-    return count_in_turns(m._replace(mask=mask), cap, deadline_of(end), memo=memo)
+    return count_in_turns(m._replace(mask=mask), cap, deadline_of(end), memo=memo,
+                          race=False)      # the worker threads fill the cores already
 
 
 def subproblem_solutions(puzzle, key, max_rows, mask, cap, end):
@@ -557,7 +561,8 @@ class Learner:
         return exhausted or len(self.found) >= self.cap
 
 
-def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, memo=None):
+def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, memo=None,
+                   race=None):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
@@ -566,8 +571,10 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     is the same). A ``Meter`` follows the nodes. The count's turns share one memo
     of pieces: ``memo``, one kept from earlier counts of the same model, or a new
     growable one: when it is full, a larger copy is made and the turn counted
-    again, finding every piece counted so far in it (see ``memo``).
+    again, finding every piece counted so far in it (see ``memo``). An exact count
+    may race two orders on two threads when ``race`` (None: ``racing()``).
     """
+    race = racing() if race is None else race
     meter = Meter() if meter is None else meter
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo]
     rank = [NO_RANKS]
@@ -611,7 +618,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
             if pieces is not None or turn <= DISSECT_AFTER:
                 return pieces
             ranks = cut_ranks(m.ent_off, m.ent_var, m.mask)
-            if RACE and usable_cores() > 1:
+            if race:
                 return race(turn, ranks)
             rank[0] = ranks
         return count_turn(turn)
@@ -640,6 +647,31 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     return total if cap >= NO_LIMIT else min(total, cap)
 
 
+def racing() -> bool:
+    """Whether an exact count in this thread may race two orders: RACE, two cores or more,
+    and not within ``one_core``."""
+    return RACE and not getattr(_ONE_CORE, "on", False) and cores() > 1
+
+
+@contextlib.contextmanager
+def one_core():
+    """Within it, the counts of this thread keep to one core (no race): for workers that
+    each take a core already (``batch``).
+
+    Examples
+    --------
+    >>> with one_core():
+    ...     racing()
+    False
+    """
+    before = getattr(_ONE_CORE, "on", False)
+    _ONE_CORE.on = True
+    try:
+        yield
+    finally:
+        _ONE_CORE.on = before
+
+
 class Runner:
     """One of ``first_of``'s calls: the work array of the count it runs (see
     ``counting.Tally``), and whether it was told to stop."""
@@ -656,14 +688,6 @@ class Runner:
 
 #: What ``Runner.stop`` sets a count's nodes left to: below zero, whatever the count takes off.
 STOP_NODES = -(1 << 62)
-
-
-def usable_cores() -> int:
-    """How many cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:                  # pragma: no cover - no sched_getaffinity
-        return os.cpu_count() or 1
 
 
 def first_of(*calls) -> tuple:

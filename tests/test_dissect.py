@@ -119,7 +119,8 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race)
     cuts = []
     monkeypatch.setattr(solve, "DISSECT_AFTER", 50)
     monkeypatch.setattr(solve, "RACE", race)
-    monkeypatch.setattr(solve, "usable_cores", lambda: 2)
+    monkeypatch.setattr(solve, "cores", lambda: 2)
+    assert solve.racing() == race
     monkeypatch.setattr(solve, "cut_ranks", lambda *a: cuts.append(1) or cut_ranks(*a))
     m = model(DATA / "many-12x12.txt")
     assert count_in_turns(m, NO_LIMIT, NO_DEADLINE) == 166_162_320
