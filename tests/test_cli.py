@@ -1,6 +1,10 @@
-"""The command line, run as a user would, through subprocess."""
+"""The command line: in this process through ``cli.main`` (``run``), and as a program where
+its process matters (``run_process``: the README's examples, Ctrl-C, stdin)."""
 
+import contextlib
+import io
 import json
+import os
 import pathlib
 import re
 import shlex
@@ -23,6 +27,29 @@ OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9
 
 
 def run(*args, stdin=None, cwd=ROOT):
+    """The command line in this process (``cli.main``, as the program runs it but for the
+    exit): a CompletedProcess with its exit status and what it wrote. A process costs
+    0.5 s of start-up per call (numba's import and the kernels' load), most of this
+    file's time; ``run_process`` runs the program itself where that matters."""
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd(), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()))
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as e:                 # argparse: --help, usage errors
+                code = e.code if isinstance(e.code, int) else 2
+    finally:
+        os.chdir(before[0])
+        sys.stdin = before[1]
+    return subprocess.CompletedProcess(CLI + argv, code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args, stdin=None, cwd=ROOT):
+    """The command line as a program, in a process of its own."""
     return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True,
                           input=stdin, cwd=cwd, timeout=300)
 
@@ -48,7 +75,7 @@ def test_readme_example(command, code, shown, tmp_path):
     import glob
     args = [a for arg in argv[1:] for a in (sorted(glob.glob(str(ROOT / arg)))
                                              if "*" in arg else [arg])]
-    out = run(*args)
+    out = run_process(*args)
     assert out.returncode == code, out.stderr
     if shown:
         assert shown in out.stdout + out.stderr
