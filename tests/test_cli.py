@@ -41,7 +41,9 @@ def run(*args, stdin=None, cwd=ROOT):
             try:
                 code = cli.main(argv)
             except SystemExit as e:                 # argparse: --help, usage errors
-                code = e.code if isinstance(e.code, int) else 2
+                code = e.code if isinstance(e.code, int) else int(e.code is not None)
+                if isinstance(e.code, str):         # as the interpreter does
+                    print(e.code, file=sys.stderr)
     finally:
         os.chdir(before[0])
         sys.stdin = before[1]
