@@ -619,11 +619,11 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
                 return pieces
             ranks = cut_ranks(m.ent_off, m.ent_var, m.mask)
             if race:
-                return race(turn, ranks)
+                return race_orders(turn, ranks)
             rank[0] = ranks
         return count_turn(turn)
 
-    def race(turn, ranks):
+    def race_orders(turn, ranks):
         plain = [Memo(*(a.copy() for a in memo[0]))]
         winner, pieces = first_of(
             lambda runner: count_turn(turn, plain, [NO_RANKS], runner, followed=False),

@@ -122,9 +122,11 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race)
     monkeypatch.setattr(solve, "cores", lambda: 2)
     assert solve.racing() == race
     monkeypatch.setattr(solve, "cut_ranks", lambda *a: cuts.append(1) or cut_ranks(*a))
+    raced, first_of = [], solve.first_of
+    monkeypatch.setattr(solve, "first_of", lambda *calls: raced.append(1) or first_of(*calls))
     m = model(DATA / "many-12x12.txt")
     assert count_in_turns(m, NO_LIMIT, NO_DEADLINE) == 166_162_320
-    assert cuts == [1]
+    assert cuts == [1] and raced == ([1] if race else [])
     cuts.clear()
     assert count_in_turns(model("puzzles/k3.txt"), NO_LIMIT, NO_DEADLINE) == 40
     assert cuts == []                           # counted within its first nodes
