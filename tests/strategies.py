@@ -20,6 +20,10 @@ _TOP = ["x"] + [(10, 0)] * 4 + ["x"] + [(10, 0)] * 4
 _MID = [(0, 10)] + ["_"] * 4 + [(0, 10)] + ["_"] * 4
 FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
 
+#: A fully blank 9x9 block, every clue 45: as many solutions as Latin squares of order 9
+#: (about 5.5e27), so a count or a search goes on as long as its limit or timeout says.
+OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
+
 
 def runs(blank):
     """Every maximal run of blank cells: ``(direction, clue_cell, [cells])``, direction 'a' or 'd'."""

@@ -20,10 +20,9 @@ import pytest
 import kakuro_np as kn
 from kakuro_np import cli
 from conftest import PUZZLES, ROOT
-from strategies import FOUR_BLOCKS
+from strategies import FOUR_BLOCKS, OPEN_BLOCK
 
 CLI = [sys.executable, "-m", "kakuro_np"]
-OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9
 
 
 def run(*args, stdin=None, cwd=ROOT):
@@ -173,14 +172,14 @@ def test_usage_errors_exit_2_with_one_line(args):
 
 def test_timeout_exits_124(tmp_path):
     block = tmp_path / "block.txt"
-    block.write_text(kn.format([["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9))
+    block.write_text(kn.format(OPEN_BLOCK))
     out = run("solve", "--count", "--timeout", "0.5", block)
     assert out.returncode == 124 and "timed out" in out.stderr
 
 
 def test_ctrl_c_stops_at_once_with_exit_130(tmp_path):
     block = tmp_path / "block.txt"
-    block.write_text(kn.format([["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9] * 9))
+    block.write_text(kn.format(OPEN_BLOCK))
     proc = subprocess.Popen(CLI + ["solve", "--count", str(block)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.5)

@@ -16,7 +16,7 @@ from kakuro_np.engine.dissect import LEAF, LEAST_PART, LEVELS, cut_ranks
 from kakuro_np.engine.jit import NO_DEADLINE
 from kakuro_np.engine.memo import growable, new_memo
 from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
-from strategies import filled_puzzles
+from strategies import OPEN_BLOCK, filled_puzzles
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
 DATA = pathlib.Path(__file__).parent / "data"
@@ -134,9 +134,6 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race)
                           memo=growable(new_memo(4, 256))) == 166_162_320
     assert exact(m, NO_RANKS) == 166_162_320
 
-
-#: A 9x9 block with every clue 45: as many solutions as Latin squares of order 9 (about 5.5e27).
-OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
 
 
 def test_the_count_that_loses_a_race_is_stopped():

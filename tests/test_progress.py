@@ -9,11 +9,10 @@ import time
 import pytest
 
 import kakuro_np as kn
+import strategies
 
-#: A 10x10 grid holding a fully blank 9x9 block, every clue 45: astronomically many
-#: solutions, so a count up to a limit takes as long as the limit says.
-OPEN_BLOCK = kn.Puzzle.from_rows([["x"] + [(45, 0)] * 9] +
-                                 [[(0, 45)] + ["_"] * 9 for _ in range(9)])
+#: The open block as a Puzzle: a count up to a limit takes as long as the limit says.
+OPEN_BLOCK = kn.Puzzle.from_rows(strategies.OPEN_BLOCK)
 
 
 def test_progress_reports_as_the_count_goes_and_the_count_is_the_same():

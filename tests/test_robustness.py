@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+from strategies import OPEN_BLOCK
 
 B = np.zeros((2, 2), bool)
 B[1, 1] = True
@@ -163,7 +164,6 @@ def test_impossible_puzzles_have_no_solution_and_a_reason(rows, reason):
 
 # -- bounded work ---------------------------------------------------------------
 
-OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
 
 
 def test_open_block_refuses_to_materialise_quickly():
