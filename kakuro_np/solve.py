@@ -244,7 +244,7 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             checks.root_ns[0] = int(ROOT_CHECK_S * 1e9)     # the root's check first
             continue
         try:                                # the root's check found no witness in time
-            found_any, digits_any = _any_solutions(m, 1, deadline, timeout)
+            found_any, digits_any = _any_solutions(m, 1, deadline, timeout, after_check=True)
         except SolveTimeout:
             status = TIMED_OUT
             break
@@ -269,7 +269,8 @@ def kakuro_kernels(limit, order="essay") -> tuple:
     return ("any",) if order == "any" and _limit(limit) <= HUNT_MAX else ("search",)
 
 
-def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tuple:
+def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH),
+                   after_check=False) -> tuple:
     """``kakuro(order="any")`` of a model: ``(found, digits per variable)`` of up to ``cap``
     solutions.
 
@@ -278,7 +279,8 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tup
     and, from the second round on, turns of clause learning (``in_turns``), as
     ``count(limit=n)`` takes them: the hunt answers most drafts at once, the count
     those whose pieces the hunt thrashes between (a 10x10 draft: 26 s by the hunt
-    alone, under a second so). The count's turns share one memo.
+    alone, under a second so). The count's turns share one memo. ``after_check``:
+    see ``in_turns``.
     """
     ahead.wait("any")                       # a thrashing search may compile it ahead
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
@@ -299,11 +301,13 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH)) -> tup
             raise SolveTimeout(f"timed out after {timeout} s with no {cap} solutions found")
         return None if status == OUT_OF_NODES else masks
 
-    masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found)
+    masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found,
+                     after_check=after_check)
     return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
 
 
-def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True):
+def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True,
+             after_check=False):
     """The answer of the first turn that gives one, in rounds of turns that grow.
 
     Each round is a turn of ``hunt(turn, weight)`` (the hunt in any order; its
@@ -315,6 +319,11 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True):
     None when their nodes ran out before an answer. Without ``hunting``, a
     single count with no node limit. The learning turns answer the drafts that
     thrash both the hunt and the count (gen-10x10-expert-12: 1.8 s -> 0.19 s).
+    With ``after_check`` (the root's check, ``search.check_root``, has had its
+    count and learning turns, and the essay's walk is to start from the
+    solution) the first round is the hunt's alone and learning starts a round
+    later: the walk goes faster from a hunt's solution than from clause
+    learning's (bench/README, 2026-11-25).
 
     Examples
     --------
@@ -338,13 +347,14 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True):
             answer = hunt(turn, weight)
             if answer is not None:
                 return answer
-            if turn > first_turn:
+            if turn > first_turn * (growth if after_check else 1):
                 learner = learner or Learner(m, cap)
                 if learner.turn(turn, deadline):
                     return learned(learner.found)
-        answer = count_turn(turn)
-        if answer is not None:
-            return answer
+        if not (after_check and turn == first_turn):
+            answer = count_turn(turn)
+            if answer is not None:
+                return answer
         turn = min(turn, NO_LIMIT // growth) * growth
 
 

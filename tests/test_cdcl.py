@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _assign,
-                                   _new_level, _propagate_all, _reason_lits, sat_of,
-                                   sat_solve)
+                                   _cancel_until, _new_level, _propagate_all, _reason_lits,
+                                   _sums_conflict, _sums_explain, sat_of, sat_solve)
 from kakuro_np.engine.force import start_state
+from kakuro_np.engine.sums import network_of, sums_feasible
 from kakuro_np.engine.jit import NO_DEADLINE, OK
 from strategies import filled_puzzles, satisfies
 
@@ -107,6 +108,53 @@ def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rn
         table = m.rows[m.tab_off[k]:m.tab_off[k + 1], :len(cells)].astype(np.int64)
         fits = np.all(masks[cells] >> (table - 1) & 1 == 1, axis=1)
         assert not np.any(fits & (table[:, list(cells).index(v)] == d + 1))
+
+
+def sums_conflicts(p, rnd, tries):
+    """Random bounds at level 1 (each cell's digits cut to a range of its own), ``tries``
+    times: for each time the sums fail, the masks the explanation alone leaves
+    (every cell 1-9 but the digits it names), and a network to test them on."""
+    m, sat, root_mask = sat_and_root(p)
+    _, tables, _ = start_state(m.root(), True)
+    net = network_of(tables, len(root_mask), True)
+    for _ in range(tries):
+        _new_level(sat)
+        for v in range(len(root_mask)):
+            digits = [d for d in range(9) if sat.cell_mask[v] >> d & 1]
+            lo, hi = sorted(rnd.choices(digits, k=2))
+            for d in digits:
+                if not lo <= d <= hi:
+                    _assign(sat, 2 * (9 * v + d) + 1, -1)
+        if not sums_feasible(sat.sums, sat.cell_mask):
+            _sums_explain(sat)
+            masks = np.full(len(root_mask), 511, np.int64)
+            for q in sat.explain[:_reason_lits(sat, _sums_conflict(sat), -1)]:
+                assert q & 1 == 0 and sat.value[q] == -1      # a digit gone
+                masks[(q >> 1) // 9] &= ~(1 << ((q >> 1) % 9))
+            yield net, masks
+        _cancel_until(sat, 0)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(filled_puzzles(), st.randoms(use_true_random=False))
+def test_a_sums_conflict_names_digits_whose_absence_alone_fails_the_sums(case, rnd):
+    """The cut's explanation is a nogood: with only its digits gone, whatever the other
+    cells hold, the sums still cannot be met."""
+    for net, masks in sums_conflicts(case[0], rnd, 10):
+        assert not sums_feasible(net, masks)
+
+
+def test_sums_conflicts_happen_and_are_explained_on_the_samples():
+    """The property above is not vacuous: the samples' random bounds fail the sums."""
+    import random
+    rnd = random.Random(7)
+    conflicts = 0
+    for name in ("k3", "k5", "k6", "k7"):
+        for net, masks in sums_conflicts(kn.read(f"puzzles/{name}.txt"), rnd, 20):
+            assert not sums_feasible(net, masks)
+            conflicts += 1
+    assert conflicts >= 10
 
 
 def test_a_draft_node_the_fan_out_cannot_refute_is_refuted_in_a_few_thousand_conflicts():

@@ -24,6 +24,12 @@ filter   : unit propagation on those clauses is weaker than the tables' forced m
            other cells had lost before it (with those gone, no row keeps it); a
            table no row fits, by every digit its cells lost. This is how the
            tables' wipe-outs become learned clauses (nogoods).
+sums     : at each fixpoint of the propagation, the sums' max-flow test (``sums``) on
+           the cells' bounds, as CP-SAT's linear relaxation does. When no flow meets
+           the clues, the conflict is every digit beyond the bound of each cell on
+           the cut the max-flow leaves (``_sums_explain``). Without it the solver did
+           not refute a 30x100 grid's node in 700,000 conflicts (60 s), nor did
+           CP-SAT without its relaxation; with it, 934 conflicts (0.23 s).
 node     : a search node is given as its cell masks: each digit a mask lacks is
            an assumption ``not x(v, d)``, all at level 1, so that clauses learned
            under one node hold for every other (they name the assumptions they
@@ -62,6 +68,7 @@ from .anyorder import luby
 from .force import start_state
 from .jit import INT, INTS, NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
 from .state import ROOT
+from .sums import Network, network_of, sums_feasible
 
 #: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
@@ -78,7 +85,7 @@ GLUE_LBD = 2
 
 # the slots of ``Sat.state``
 N_CLAUSES, N_LITS, N_STATIC, TRAIL, QHEAD, LEVELS, CONFLICTS, MAX_LEARNT, BROKEN, \
-    HEAP_SIZE, N_LEARNT, N_STATIC_LITS, DIRTY = range(13)
+    HEAP_SIZE, N_LEARNT, N_STATIC_LITS, DIRTY, N_SUMS_LITS = range(14)
 #: Tables of at most this many rows are filtered as the search's forced moves do.
 TABLE_ROWS = 1000
 
@@ -118,6 +125,8 @@ class Sat(NamedTuple):
     dirty_queue: np.ndarray  #: int64: the entries queued (state[DIRTY] of them)
     cell_mask: np.ndarray   #: int64, per cell: the digits whose x var is not false
     support: np.ndarray     #: int64, 9: scratch for a filter
+    sums: Network           #: the sums' flow network (``sums``), tested at each fixpoint
+    sums_lits: np.ndarray   #: int32: the literals of the last sums conflict
 
 
 @inline_kernel
@@ -300,17 +309,27 @@ def _filter(sat, k):
     return True
 
 
+@inline_kernel
+def _sums_conflict(sat):
+    """The reason code of a sums conflict: ``-2 - k`` for ``k`` one past the last entry."""
+    return -2 - (sat.ent_off.shape[0] - 1)
+
+
 @kernel
 def _propagate_all(sat):
-    """Unit propagation and the tables' filters to their fixpoint: -1, a clause all of
-    whose literals are false, or ``-2 - k`` when no row of entry ``k`` fits."""
+    """Unit propagation and the tables' filters to their fixpoint, then the sums test: -1,
+    a clause all of whose literals are false, ``-2 - k`` when no row of entry ``k``
+    fits, or ``_sums_conflict`` when the sums fail (``_sums_explain``)."""
     st = sat.state
     while True:
         c = _propagate(sat)
         if c >= 0:
             return c
         if st[DIRTY] == 0:
-            return -1
+            if sums_feasible(sat.sums, sat.cell_mask):
+                return -1
+            _sums_explain(sat)
+            return _sums_conflict(sat)
         st[DIRTY] -= 1
         k = sat.dirty_queue[st[DIRTY]]
         sat.dirty[k] = False
@@ -321,9 +340,48 @@ def _propagate_all(sat):
 
 
 @kernel
+def _sums_explain(sat):
+    """The literals of the sums conflict just found (``sums_feasible`` said no), in
+    ``sat.sums_lits``: every digit above the bound of a cell whose arc leaves the
+    cut (the entries the last max-flow reaches from its super source) and below
+    the bound of one whose arc enters it. Those arcs are at their bounds, and
+    the cut holds more flow than they let out (Hoffman): while those digits stay
+    gone, no digits meet the clues. An arc's upper bound is its lower bound plus
+    its two residual capacities."""
+    net = sat.sums
+    level, tail, head, cap, low, arc_var = (net.level, net.tail, net.head, net.cap, net.low,
+                                            net.arc_var)
+    out = sat.sums_lits
+    n = 0
+    for i in range(arc_var.shape[0]):
+        v = arc_var[i]
+        if v < 0:
+            continue
+        inside_tail = level[tail[2 * i]] >= 0
+        inside_head = level[head[2 * i]] >= 0
+        if inside_tail == inside_head:
+            continue
+        lo = low[i]
+        if inside_tail:             # leaving: its upper bound binds
+            hi = lo + cap[2 * i] + cap[2 * i + 1]
+            for d in range(hi, 9):
+                x = 9 * v + d
+                if sat.value[2 * x] == -1:
+                    out[n] = 2 * x
+                    n += 1
+        else:                       # entering: its lower bound binds
+            for d in range(lo - 1):
+                x = 9 * v + d
+                if sat.value[2 * x] == -1:
+                    out[n] = 2 * x
+                    n += 1
+    sat.state[N_SUMS_LITS] = n
+
+
+@kernel
 def _reason_lits(sat, r, lit):
-    """The literals of reason ``r`` (a clause, or ``-2 - k``: entry ``k``'s table) for
-    ``lit`` (-1: a conflict) in ``sat.explain``; their count.
+    """The literals of reason ``r`` (a clause, ``-2 - k``: entry ``k``'s table, or the
+    sums) for ``lit`` (-1: a conflict) in ``sat.explain``; their count.
 
     A table's reason is every digit gone from the entry's other cells (from all its
     cells for a conflict) before ``lit`` was: with those gone, no row keeps ``lit``'s
@@ -335,6 +393,11 @@ def _reason_lits(sat, r, lit):
             out[j] = sat.lits[sat.start[r] + j]
         return n
     k = -2 - r
+    if r == _sums_conflict(sat):        # (a conflict only)
+        n = sat.state[N_SUMS_LITS]
+        for j in range(n):
+            out[j] = sat.sums_lits[j]
+        return n
     n = 0
     cell = -1
     before = sat.trail.shape[0] + 1
@@ -503,10 +566,11 @@ def sat_of(tables, root_mask):
               np.zeros(n_vars + 1), np.zeros(n_vars, np.int32),
               np.full(n_vars, -1, np.int32), np.zeros(n_vars, np.int8),
               np.zeros(n_vars + 1, np.int32), np.zeros(n_vars + 2, np.int64),
-              np.zeros(13, np.int64), np.zeros(n_vars, np.int64),
+              np.zeros(14, np.int64), np.zeros(n_vars, np.int64),
               np.zeros(n_vars + 1, np.int32), ent_off, ent_var, tables.var_eoff,
               tables.var_ent, rows, tab_off, np.zeros(E, np.bool_), np.zeros(E, np.int64),
-              np.full(V, 511, np.int64), np.zeros(9, np.int64))
+              np.full(V, 511, np.int64), np.zeros(9, np.int64), network_of(tables, V, True),
+              np.zeros(9 * V + 1, np.int32))
     sat.activity[n_vars] = 1.0
     buf = np.zeros(max(n_vars, 9) + 1, np.int32)
     for v in range(V):                  # the root's masks, at level 0
@@ -713,6 +777,11 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
         if confl != -1:
             conflicts += 1
             st[CONFLICTS] += 1
+            if confl == _sums_conflict(sat) and st[LEVELS] > 1:
+                top = 0                 # a sums conflict may lie below the current level
+                for j in range(st[N_SUMS_LITS]):
+                    top = max(top, sat.level[sat.sums_lits[j] >> 1])
+                _cancel_until(sat, max(top, 1))
             if st[LEVELS] <= 1:
                 if st[LEVELS] == 0:
                     st[BROKEN] = 1
