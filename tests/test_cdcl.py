@@ -140,7 +140,7 @@ def sums_conflicts(p, rnd, tries, require=assume):
         _cancel_until(sat, 0)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(), st.randoms(use_true_random=False))
 def test_a_sums_conflict_names_digits_whose_absence_alone_fails_the_sums(case, rnd):
