@@ -337,6 +337,13 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True,
     ...     done.append(("count", turn))
     >>> in_turns(model("puzzles/k3.txt"), 1, NO_DEADLINE, (1, 2), hunt, count_turn, len), done
     (1, [('hunt', 1), ('count', 1), ('hunt', 2), ('count', 2), ('hunt', 4)])
+
+    After the root's check: no count in the first round, learning from the third:
+
+    >>> done.clear()
+    >>> in_turns(model("puzzles/k3.txt"), 1, NO_DEADLINE, (1, 2), hunt, count_turn, len,
+    ...          after_check=True), done
+    (1, [('hunt', 1), ('hunt', 2), ('count', 2), ('hunt', 4), ('count', 4), ('hunt', 8)])
     """
     first_turn, growth = turns
     turn = first_turn if hunting else NO_LIMIT
