@@ -135,7 +135,6 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race)
     assert exact(m, NO_RANKS) == 166_162_320
 
 
-
 def test_the_count_that_loses_a_race_is_stopped():
     m = model(OPEN_BLOCK)
 

@@ -68,7 +68,7 @@ from .anyorder import luby
 from .force import start_state
 from .jit import INT, INTS, NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
 from .state import ROOT
-from .sums import Network, network_of, sums_feasible
+from .sums import Network, mask_bounds, network_of, sums_feasible
 
 #: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
@@ -346,11 +346,10 @@ def _sums_explain(sat):
     cut (the entries the last max-flow reaches from its super source) and below
     the bound of one whose arc enters it. Those arcs are at their bounds, and
     the cut holds more flow than they let out (Hoffman): while those digits stay
-    gone, no digits meet the clues. An arc's upper bound is its lower bound plus
-    its two residual capacities."""
+    gone, no digits meet the clues. The bounds are those the test read from
+    ``sat.cell_mask``."""
     net = sat.sums
-    level, tail, head, cap, low, arc_var = (net.level, net.tail, net.head, net.cap, net.low,
-                                            net.arc_var)
+    level, tail, head, arc_var = net.level, net.tail, net.head, net.arc_var
     out = sat.sums_lits
     n = 0
     for i in range(arc_var.shape[0]):
@@ -361,9 +360,8 @@ def _sums_explain(sat):
         inside_head = level[head[2 * i]] >= 0
         if inside_tail == inside_head:
             continue
-        lo = low[i]
+        lo, hi = mask_bounds(sat.cell_mask[v])
         if inside_tail:             # leaving: its upper bound binds
-            hi = lo + cap[2 * i] + cap[2 * i + 1]
             for d in range(hi, 9):
                 x = 9 * v + d
                 if sat.value[2 * x] == -1:
