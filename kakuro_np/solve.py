@@ -32,7 +32,7 @@ from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pi
                               count_split, counted_solutions, knuth_estimates, wide_value)
 from .engine.dissect import cut_ranks
 from .engine.entries import packed_entries
-from .engine.force import INDEX_MIN, build_index
+from .engine.force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
 from .engine.search import build_model, fixpoint_masks, new_checks, search
@@ -124,8 +124,8 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     # the build keeps the rows alive at the fixpoint of its masks: a start from them
     # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
     fit_mask = mask.copy() if status == OK else np.zeros(0, np.int64)
-    return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN),
-                 fit_mask)
+    return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN,
+                                                  INDEX_MAX_ENTRIES), fit_mask)
 
 
 def _limit(limit) -> int:

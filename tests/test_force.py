@@ -191,3 +191,68 @@ def test_a_start_from_the_models_masks_needs_no_forcing(case):
     assert np.array_equal(skipped[2].mask, forced[2].mask)
     assert np.array_equal(skipped[2].nalive, forced[2].nalive)
     assert not skipped[2].gone.any() and not forced[2].gone.any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(filled_puzzles(max_side=8), st.integers(0, 3000), st.integers(1, 200))
+def test_the_index_holds_the_smallest_tables_within_its_budget(case, budget, min_rows):
+    """``build_index`` indexes tables from the smallest up while its entries stay within the
+    budget, and each list of an indexed table holds exactly its rows with that digit in
+    that position."""
+    from kakuro_np.engine.force import build_index
+    puzzle, _ = case
+    m = model(puzzle)
+    idx_off, idx_row = build_index(m.ent_off, m.rows, m.tab_off, min_rows, budget)
+    size, length = np.diff(m.tab_off), np.diff(m.ent_off)
+    indexed = np.array([idx_off[81 * k] != idx_off[81 * k + 81] for k in range(len(size))],
+                       bool)
+    assert (size[indexed] >= min_rows).all()
+    assert (size[indexed] * length[indexed]).sum() <= budget
+    left_out = ~indexed & (size >= min_rows)
+    if indexed.any() and left_out.any():
+        assert size[indexed].max() <= size[left_out].min()
+    if left_out.any():              # the smallest table left out would pass the budget
+        k = np.flatnonzero(left_out)[np.argmin(size[left_out])]
+        assert (size[indexed] * length[indexed]).sum() + size[k] * length[k] > budget
+    for k in np.flatnonzero(indexed):
+        table = m.rows[m.tab_off[k]:m.tab_off[k + 1]]
+        for p in range(length[k]):
+            for d in range(1, 10):
+                i = 81 * k + 9 * p + d - 1
+                want = m.tab_off[k] + np.flatnonzero(table[:, p] == d)
+                assert sorted(idx_row[idx_off[i]:idx_off[i + 1]].tolist()) == want.tolist()
+
+
+def test_a_walk_with_part_of_the_tables_indexed_agrees_with_the_scan():
+    """Half the index budget leaves the biggest tables to the scan: the walk's nodes stay
+    those of a walk with no index (``walk_both`` with the root's index swapped)."""
+    from kakuro_np.engine.force import apply_row, build_index, propagate
+    for puzzle in [open_grid(8, 2), open_grid(9, 3)]:
+        m = model(puzzle)
+        full = int((np.diff(m.tab_off) * np.diff(m.ent_off))[np.diff(m.tab_off) >= 128].sum())
+        part = build_index(m.ent_off, m.rows, m.tab_off, 128, full // 2)
+        none = (np.zeros(81 * (len(m.tab_off) - 1) + 1, np.int64), np.zeros(0, np.int32))
+        assert 0 < len(part[1]) < len(m.idx_row)
+        rng = np.random.default_rng(5)
+        sides = [start_state(m.root()._replace(idx_off=o, idx_row=r), True)
+                 for o, r in (part, none)]
+        (_, t0, l0), (_, t1, l1) = sides
+        start = (l0.mask.copy(), l0.nalive.copy())
+        for _ in range(400):
+            open_entries = np.flatnonzero(l0.nalive > 1)
+            if len(open_entries) == 0:
+                for live in (l0, l1):
+                    live.mask[:], live.nalive[:] = start
+                continue
+            k = int(rng.choice(open_entries))
+            r = int(l0.perm[t0.tab_off[k] + rng.integers(l0.nalive[k])])
+            apply_row(t0, l0, k, r)
+            apply_row(t1, l1, k, r)
+            e0, e1 = propagate(t0, l0, True), propagate(t1, l1, True)
+            assert (e0 >= 0) == (e1 >= 0)
+            if e0 >= 0:
+                for live in (l0, l1):
+                    live.mask[:], live.nalive[:] = start
+            else:
+                assert np.array_equal(l0.mask, l1.mask)
+                assert np.array_equal(l0.nalive, l1.nalive)

@@ -28,33 +28,44 @@ from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
 #: Tables of at least this many rows are indexed by position and digit (``build_index``)...
 INDEX_MIN = 128
-#: ... the biggest first, up to this many index entries in all (64 MiB of int32).
-INDEX_MAX_ENTRIES = 1 << 24
+#: ... the smallest first, up to this many index entries in all (128 MiB of int32). The
+#: 30x100 open grid of bench/open_grids.py needs 29 M: at 2**24 only its six biggest tables
+#: were indexed, and a node scanned 13,000 rows of the others (0.22 ms a hunt node; all
+#: indexed, 0.09 ms; bench/README, 2026-11-26).
+INDEX_MAX_ENTRIES = 1 << 25
 
 
 @kernel
-def build_index(ent_off, rows, tab_off, min_rows):
+def build_index(ent_off, rows, tab_off, min_rows, max_entries):
     """The rows of each table of ``min_rows`` rows or more by position and digit.
 
     Returns ``(idx_off, idx_row)``: entry ``k``'s rows with digit ``d`` at
     position ``p`` are ``idx_row[idx_off[i]:idx_off[i + 1]]`` with ``i = 81 k
-    + 9 p + d - 1``; a smaller table's ranges are empty, and so are those of
-    the tables below the least size (``min_rows`` times a power of 2) whose
-    tables hold at most INDEX_MAX_ENTRIES entries in all (one per row and cell).
+    + 9 p + d - 1``. Tables are indexed from the smallest up while the index
+    holds at most ``max_entries`` entries (one per row and cell); the ranges of
+    the others, and of the tables under ``min_rows`` rows, are empty.
+
+    Examples
+    --------
+    >>> tab_off = np.array([0, 2, 5])                    # tables of 2 and 3 rows, 1 cell
+    >>> rows = np.array([[1], [2], [3], [4], [5]], np.int8)
+    >>> ent_off = np.array([0, 1, 2])
+    >>> idx_off, idx_row = build_index(ent_off, rows, tab_off, 1, 4)
+    >>> int(idx_off[81] - idx_off[0]), int(idx_off[162] - idx_off[81])   # the 3-row one: none
+    (2, 0)
+    >>> idx_row[idx_off[1]:idx_off[2]].tolist()                   # table 0's rows with a 2
+    [1]
     """
     E = tab_off.shape[0] - 1
-    least = max(min_rows, 1)
-    while True:                                 # the least size within the budget
-        entries = 0
-        for k in range(E):
-            if tab_off[k + 1] - tab_off[k] >= least:
-                entries += (tab_off[k + 1] - tab_off[k]) * (ent_off[k + 1] - ent_off[k])
-        if entries <= INDEX_MAX_ENTRIES:
-            break
-        least *= 2
     indexed = np.zeros(E, np.bool_)
-    for k in range(E):
-        indexed[k] = tab_off[k + 1] - tab_off[k] >= least
+    size = tab_off[1:] - tab_off[:-1]
+    entries = 0
+    for k in np.argsort(size, kind="mergesort"):    # the smallest first, ties by entry
+        if size[k] >= max(min_rows, 1):
+            entries += size[k] * (ent_off[k + 1] - ent_off[k])
+            if entries > max_entries:
+                break
+            indexed[k] = True
     idx_off = np.zeros(81 * E + 1, np.int64)
     for k in range(E):
         if indexed[k]:
@@ -355,7 +366,8 @@ def start_state(root, stop_on_empty):
 def start_indexed(root, stop_on_empty, index_min):
     """``start_state`` with the tables of ``index_min`` rows or more indexed."""
     return start_from(root, stop_on_empty,
-                      *build_index(root.ent_off, root.rows, root.tab_off, index_min))
+                      *build_index(root.ent_off, root.rows, root.tab_off, index_min,
+                                  INDEX_MAX_ENTRIES))
 
 
 @kernel
