@@ -224,8 +224,8 @@ def test_the_index_holds_the_smallest_tables_within_its_budget(case, budget, min
 
 
 def test_a_walk_with_part_of_the_tables_indexed_agrees_with_the_scan():
-    """Half the index budget leaves the biggest tables to the scan: the walk's nodes stay
-    those of a walk with no index (``walk_both`` with the root's index swapped)."""
+    """Half the index budget leaves the biggest tables to the scan: a random walk (as in
+    ``walk_both``, back to the root at a dead node) meets the same nodes as with no index."""
     from kakuro_np.engine.force import apply_row, build_index, propagate
     for puzzle in [open_grid(8, 2), open_grid(9, 3)]:
         m = model(puzzle)
