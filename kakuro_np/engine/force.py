@@ -59,9 +59,10 @@ def build_index(ent_off, rows, tab_off, min_rows, max_entries):
     E = tab_off.shape[0] - 1
     indexed = np.zeros(E, np.bool_)
     size = tab_off[1:] - tab_off[:-1]
+    least = max(min_rows, 1)
     entries = 0
     for k in np.argsort(size, kind="mergesort"):    # the smallest first, ties by entry
-        if size[k] >= max(min_rows, 1):
+        if size[k] >= least:
             entries += size[k] * (ent_off[k + 1] - ent_off[k])
             if entries > max_entries:
                 break
