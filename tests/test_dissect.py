@@ -141,10 +141,10 @@ def test_the_count_that_loses_a_race_is_stopped():
     def endless(runner):                    # a count of the block runs for hours
         runner.work = np.array([NO_LIMIT, 0])
         return count_pieces(m.root(), np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
-                            growable(new_memo(10, 1 << 12)), runner.work, NO_RANKS)
+                            growable(new_memo(20, 1 << 20)), runner.work, NO_RANKS)
 
     started = time.monotonic()
-    assert solve.first_of(endless, lambda runner: time.sleep(0.2) or 7) == (1, 7)
+    assert solve.first_of(endless, lambda runner: time.sleep(0.05) or 7) == (1, 7)
     assert time.monotonic() - started < 10
 
 

@@ -30,9 +30,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..combos import POPCOUNT
+from ..combos import LOWEST_DIGIT, POPCOUNT
 from .dissect import LEAF
-from .force import apply_row, clear_queue, pick_entry, propagate, start_state
+from .force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
 from .memo import MEMO, WIDE, Memo, lookup, store
 from .state import ROOT
@@ -201,12 +201,15 @@ def piece_key(members, tables, live):
     for k in entries:
         at = put_bits(key, at, k, KEY_ENTRY_BITS)
     for k in entries:
-        r = live.perm[tables.tab_off[k]]       # any live row gives the undecided sum
+        # any row gives the entry's sum (a lazy table's first row, dead or not: its digit
+        # set, see ``perms``), less the digits decided
+        r = live.perm[tables.tab_off[k]]
         a = ent_off[k]
         rest = 0
         for p in range(ent_off[k + 1] - a):
-            if POPCOUNT[mask[ent_var[a + p]]] > 1:
-                rest += rows[r, p]
+            rest += rows[r, p]
+            if POPCOUNT[mask[ent_var[a + p]]] == 1:
+                rest -= LOWEST_DIGIT[mask[ent_var[a + p]]]
         at = put_bits(key, at, rest, KEY_SUM_BITS)
         for p in range(ent_off[k + 1] - a):
             m = mask[ent_var[a + p]]
@@ -569,6 +572,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
         return 1
     if members.shape[0] == 1:               # one undecided entry: its live row number index
         k = members[0]
+        list_lazy(tables, live, k)
         start = tables.tab_off[k]           # in row order: the live block's order is history's
         r = np.sort(live.perm[start:start + live.nalive[k]])[index]
         for p in range(ent_off[k + 1] - ent_off[k]):
@@ -668,6 +672,7 @@ def knuth_estimates(root, n_probes, seed):
                 out[i] = estimate
                 break
             estimate *= nalive[k]
+            list_lazy(tables, live, k)
             r = perm[tables.tab_off[k] + np.random.randint(nalive[k])]
             apply_row(tables, live, k, r)
             if propagate(tables, live, True) >= 0:

@@ -7,7 +7,10 @@ projection : the digit set of one column of a table (what the entry still
 mask       : a cell's candidates: the AND of the projections of its entries.
 alive rows : entry ``k``'s live rows are ``perm[tab_off[k]:tab_off[k] + nalive[k]]``
              (a sparse set: a dropped row is swapped past the end of the live
-             block, so restoring ``nalive`` undoes every drop made since).
+             block, so restoring ``nalive`` undoes every drop made since);
+             but a lazy table's (``perms``: a permutation table with more than
+             LAZY_ROWS live rows) are the rows its cells' masks allow, and its
+             block is not kept (``list_lazy`` lists them there).
 queue      : entries whose cells' masks changed and must be filtered again.
 
 The fixpoint is the same whatever order entries are filtered in, so the
@@ -21,6 +24,7 @@ import numpy as np
 from ..combos import LOWEST_DIGIT
 from .jit import (inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
                   kernel, monotonic_ns)
+from .perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
 from .state import Live, Root, Tables
 from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
 from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
@@ -222,6 +226,62 @@ def filter_big(tables, live, k, proj):
 
 
 @kernel
+def filter_perm(tables, live, k, proj):
+    """``filter_entry`` of a permutation table (``tables.perm_set[k]``, see ``perms``): while
+    it is lazy, its live rows counted and its columns' digits found from its cells'
+    masks alone; once they are LAZY_ROWS or fewer, listed at the front of its block
+    (``list_perms``); from then on scanned (``filter_scan``)."""
+    if live.nalive[k] <= LAZY_ROWS:
+        return filter_scan(tables, live, k, proj)
+    a = tables.ent_off[k]
+    L = tables.ent_off[k + 1] - a
+    digits = tables.perm_set[k]
+    masks = np.empty(L, np.int64)
+    for p in range(L):
+        masks[p] = live.mask[tables.ent_var[a + p]]
+        live.gone[a + p] = 0
+    n = perm_count(masks, digits)
+    if n > LAZY_ROWS:
+        perm_projection(masks, digits, proj)
+    elif n == 0:
+        for p in range(L):
+            proj[p] = 0
+    else:
+        n = place_perms(tables, live, k, masks, n, proj)
+    live.nalive[k] = n
+    return n
+
+
+@kernel
+def place_perms(tables, live, k, masks, n, proj):
+    """Put the ``n`` live rows of permutation table ``k`` (those its cells' ``masks`` allow,
+    ``perms.list_perms``) at the front of its block; the columns' digits into
+    ``proj``. Returns how many."""
+    start = tables.tab_off[k]
+    found = np.empty(n, np.int64)
+    n = list_perms(masks, tables.perm_set[k], tables.rows, start, tables.tab_off[k + 1],
+                   found, proj)
+    for i in range(n):
+        swap_rows(live.perm, live.pos, live.pos[found[i]], start + i)
+    return n
+
+
+@kernel
+def list_lazy(tables, live, k):
+    """Make entry ``k``'s live rows ``perm[tab_off[k]:tab_off[k] + nalive[k]]`` again if its
+    table is lazy (``perms``), for the few readers of its rows (a fan-out over it,
+    a count's read-back); its ``nalive`` does not change."""
+    if tables.perm_set[k] == 0 or live.nalive[k] <= LAZY_ROWS:
+        return
+    a = tables.ent_off[k]
+    L = tables.ent_off[k + 1] - a
+    masks = np.empty(L, np.int64)
+    for p in range(L):
+        masks[p] = live.mask[tables.ent_var[a + p]]
+    live.nalive[k] = place_perms(tables, live, k, masks, live.nalive[k], np.empty(L, np.int64))
+
+
+@kernel
 def filter_entry(tables, live, k, proj):
     """Drop entry ``k``'s rows that its cells' masks forbid.
 
@@ -287,7 +347,9 @@ def propagate(tables, live, stop_on_empty):
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
-        if tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]:    # a big table
+        if tables.perm_set[k] != 0:                 # a permutation table (``perms``)
+            n = filter_perm(tables, live, k, proj)
+        elif tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]:    # a big table
             n = filter_big(tables, live, k, proj)
         else:
             n = filter_entry(tables, live, k, proj)
@@ -384,9 +446,13 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
     for k in range(E):
         nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
+    of_model = root.fit_mask.shape[0] == mask.shape[0]
+    # a model's tables hold every row its masks allow, so a node's are those its masks do
+    # (``perms``); tables given otherwise (``force_fixpoint``) are filtered row by row
+    perm_set = perm_sets(ent_off, rows, tab_off) if of_model else np.zeros(E, np.int64)
     tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
-                    rows, tab_off, idx_off, idx_row)
-    at_fixpoint = root.fit_mask.shape[0] == mask.shape[0]
+                    rows, tab_off, idx_off, idx_row, perm_set)
+    at_fixpoint = of_model
     for v in range(root.fit_mask.shape[0]):
         at_fixpoint = at_fixpoint and mask[v] == root.fit_mask[v]
     live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
@@ -453,6 +519,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     queue, inq, qstate = new_queue(E)
     var_slot = var_slots(ent_off, ent_var, var_eoff)
     no_index = np.zeros(81 * E + 1, np.int64)
+    no_perms = np.zeros(E, np.int64)
     gone, support = np.zeros(ent_var.shape[0], np.int64), np.zeros(0, np.int32)
     cell_masks = np.zeros(9, np.int64)
     n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
@@ -493,13 +560,13 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
         emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
-                                   no_index, support),
+                                   no_index, support, no_perms),
                             Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support),
                             True)
         if emptied >= 0:
             return empty, start, CONTRADICTION, emptied
     emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
-                               no_index, support),
+                               no_index, support, no_perms),
                         Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support), True)
     if emptied >= 0:
         return empty, start, CONTRADICTION, emptied
@@ -524,6 +591,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
 @kernel
 def live_rows(tables, live, k, out, at):
     """Copy entry ``k``'s live rows into ``out[at:at + nalive[k]]`` (room assumed); returns how many."""
+    list_lazy(tables, live, k)
     n = live.nalive[k]
     head = tables.tab_off[k]
     for i in range(n):
@@ -631,7 +699,12 @@ def pin_solution(tables, live, pinned, solution):
             whole = whole and pinned[ent_var[q]]
         if whole:
             r = solution_row(tables, k, solution)
-            if r >= 0 and pos[r] < tab_off[k] + nalive[k]:      # a live row
+            live_row = r >= 0 and pos[r] < tab_off[k] + nalive[k]
+            if r >= 0 and tables.perm_set[k] != 0 and nalive[k] > LAZY_ROWS:
+                live_row = True                 # a lazy table's: a row its masks allow
+                for q in range(ent_off[k], ent_off[k + 1]):
+                    live_row = live_row and mask[ent_var[q]] & solution[ent_var[q]] != 0
+            if live_row:
                 swap_rows(perm, pos, pos[r], tab_off[k])
                 nalive[k] = 1
     for v in range(mask.shape[0]):

@@ -15,7 +15,8 @@ Tables : what the table build made, read only from then on: the entries'
          (``var_slot``), the table rows (``rows``, int8, padded to 9
          columns), where each entry's rows start (``tab_off``), and the
          index of the big tables' rows by position and digit (``idx_off``,
-         ``idx_row``; see ``force.build_index``).
+         ``idx_row``; see ``force.build_index``), and the digit set of each
+         permutation table kept without its rows (``perm_set``; see ``perms``).
 Live   : the node the search stands on, changed in place: the live rows of each
          table (``perm``, ``pos``, ``nalive``; see ``force``), each cell's
          candidate ``mask``, the queue of entries to filter again
@@ -72,6 +73,7 @@ class Tables(NamedTuple):
     tab_off: np.ndarray     #: int64, E + 1: where each entry's rows start in ``perm``
     idx_off: np.ndarray     #: int64, 81 E + 1: entry k's rows with digit d at position p are
     idx_row: np.ndarray     #: int32: idx_row[idx_off[81 k + 9 p + d - 1]:...] (big tables only)
+    perm_set: np.ndarray    #: int64, E: the digit set of a table kept lazily, else 0 (``perms``)
 
 
 class Live(NamedTuple):
