@@ -35,6 +35,7 @@ from .engine.entries import packed_entries
 from .engine.force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
+from .engine.perms import perm_sets
 from .engine.search import build_model, fixpoint_masks, new_checks, search
 from .engine.split import row_children
 from .engine.state import Root
@@ -124,8 +125,11 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     # the build keeps the rows alive at the fixpoint of its masks: a start from them
     # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
     fit_mask = mask.copy() if status == OK else np.zeros(0, np.int64)
+    # its permutation tables are kept lazily from such a start (``perms``): no index
     return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN,
-                                                  INDEX_MAX_ENTRIES), fit_mask)
+                                                      INDEX_MAX_ENTRIES,
+                                                      perm_sets(ent_off, rows, tab_off)),
+                 fit_mask)
 
 
 def _limit(limit) -> int:

@@ -33,15 +33,17 @@ from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 #: Tables of at least this many rows are indexed by position and digit (``build_index``)...
 INDEX_MIN = 128
 #: ... the smallest first, up to this many index entries in all (128 MiB of int32). The
-#: 30x100 open grid of bench/open_grids.py needs 29 M: at 2**24 only its six biggest tables
+#: 30x100 open grid of bench/open_grids.py needed 29 M: at 2**24 only its six biggest tables
 #: were indexed, and a node scanned 13,000 rows of the others (0.22 ms a hunt node; all
-#: indexed, 0.09 ms; bench/README, 2026-11-26).
+#: indexed, 0.09 ms; bench/README, 2026-11-26). Its 77 permutation tables, 3.0 M of its
+#: 3.5 M rows, are now kept lazily and not indexed (``perms``): 3.1 M entries.
 INDEX_MAX_ENTRIES = 1 << 25
 
 
 @kernel
-def build_index(ent_off, rows, tab_off, min_rows, max_entries):
-    """The rows of each table of ``min_rows`` rows or more by position and digit.
+def build_index(ent_off, rows, tab_off, min_rows, max_entries, skip):
+    """The rows of each table of ``min_rows`` rows or more by position and digit, but those
+    whose ``skip`` is not 0 (the permutation tables of a model, kept lazily: ``perms``).
 
     Returns ``(idx_off, idx_row)``: entry ``k``'s rows with digit ``d`` at
     position ``p`` are ``idx_row[idx_off[i]:idx_off[i + 1]]`` with ``i = 81 k
@@ -54,7 +56,7 @@ def build_index(ent_off, rows, tab_off, min_rows, max_entries):
     >>> tab_off = np.array([0, 2, 5])                    # tables of 2 and 3 rows, 1 cell
     >>> rows = np.array([[1], [2], [3], [4], [5]], np.int8)
     >>> ent_off = np.array([0, 1, 2])
-    >>> idx_off, idx_row = build_index(ent_off, rows, tab_off, 1, 4)
+    >>> idx_off, idx_row = build_index(ent_off, rows, tab_off, 1, 4, np.zeros(2, np.int64))
     >>> int(idx_off[81] - idx_off[0]), int(idx_off[162] - idx_off[81])   # the 3-row one: none
     (2, 0)
     >>> idx_row[idx_off[1]:idx_off[2]].tolist()                   # table 0's rows with a 2
@@ -66,7 +68,7 @@ def build_index(ent_off, rows, tab_off, min_rows, max_entries):
     least = max(min_rows, 1)
     entries = 0
     for k in np.argsort(size, kind="mergesort"):    # the smallest first, ties by entry
-        if size[k] >= least:
+        if size[k] >= least and skip[k] == 0:
             entries += size[k] * (ent_off[k + 1] - ent_off[k])
             if entries > max_entries:
                 break
@@ -427,10 +429,14 @@ def start_state(root, stop_on_empty):
 
 @kernel
 def start_indexed(root, stop_on_empty, index_min):
-    """``start_state`` with the tables of ``index_min`` rows or more indexed."""
+    """``start_state`` with the tables of ``index_min`` rows or more indexed, but a model's
+    permutation tables (kept lazily, ``perms``), as ``solve.model`` indexes them."""
+    skip = np.zeros(root.tab_off.shape[0] - 1, np.int64)
+    if root.fit_mask.shape[0] == root.mask.shape[0]:
+        skip = perm_sets(root.ent_off, root.rows, root.tab_off)
     return start_from(root, stop_on_empty,
                       *build_index(root.ent_off, root.rows, root.tab_off, index_min,
-                                  INDEX_MAX_ENTRIES))
+                                  INDEX_MAX_ENTRIES, skip))
 
 
 @kernel
