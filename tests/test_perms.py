@@ -74,7 +74,7 @@ def latin_pins(draw):
 BLOCK = model(OPEN_BLOCK)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(latin_pins())
 def test_lazy_tables_change_no_node_and_no_solution(case):
     """The open block's 18 tables of 9! rows are kept lazily from a model's root; a root
