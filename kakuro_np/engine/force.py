@@ -597,8 +597,9 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
 @kernel
 def live_rows(tables, live, k, out, at):
     """Copy entry ``k``'s live rows into ``out[at:at + nalive[k]]`` (room assumed); returns how many."""
-    list_lazy(tables, live, k)
     n = live.nalive[k]
+    if n > LAZY_ROWS and tables.perm_set[k] != 0:   # the test here: a call costs (see jit)
+        list_lazy(tables, live, k)
     head = tables.tab_off[k]
     for i in range(n):
         out[at + i] = live.perm[head + i]
