@@ -199,20 +199,32 @@ def list_perms(masks, digits, rows, lo, hi, found, proj):
     lexicographic order, each a permutation of ``digits``) that hold it, into
     ``found`` (room assumed); the digits of each column over them into ``proj``.
     Returns how many (a way with no row is left out: none, if the block holds
-    every permutation the masks allow)."""
+    every permutation the masks allow).
+
+    A depth-first walk over the places, lowest digit first, that keeps the rows
+    holding the digits chosen so far: a range of the block (it is in
+    lexicographic order), narrowed at each place by two binary searches on that
+    column; an empty range ends the branch.
+    """
     L = masks.shape[0]
+    for p in range(L):
+        proj[p] = 0
+    narrow = np.empty(L, np.int64)           # the masks narrowed to their matchings' digits:
+    if not perm_projection(masks, digits, narrow):   # far fewer dead ends below
+        return 0
     cm = np.empty(L, np.int64)
-    compact(masks, digits, cm)
+    compact(narrow, digits, cm)
     digit = np.empty(9, np.int64)            # compact digit -> digit (1-9)
     n = 0
     for d in range(9):
         if digits >> d & 1:
             digit[n] = d + 1
             n += 1
-    for p in range(L):
-        proj[p] = 0
     left = np.zeros(L, np.int64)             # the digits still to try at each place
     at = np.zeros(L, np.int64)               # the digit each place holds (compact)
+    first = np.zeros(L + 1, np.int64)        # the rows holding the places before each
+    last = np.zeros(L + 1, np.int64)
+    first[0], last[0] = lo, hi
     used = 0
     count = 0
     level = 0
@@ -227,33 +239,37 @@ def list_perms(masks, digits, rows, lo, hi, found, proj):
         while not left[level] >> j & 1:
             j += 1
         left[level] &= ~(1 << j)
-        if level == L - 1:
-            a, b = lo, hi                    # binary search for the row
-            while a < b:
-                mid = (a + b) // 2
-                order = 0
-                for p in range(L):
-                    want = digit[at[p]] if p < L - 1 else digit[j]
-                    if rows[mid, p] != want:
-                        order = -1 if rows[mid, p] < want else 1
-                        break
-                if order == 0:
-                    found[count] = mid
-                    count += 1
-                    for p in range(L):
-                        proj[p] |= 1 << ((digit[at[p]] if p < L - 1 else digit[j]) - 1)
-                    break
-                if order < 0:
-                    a = mid + 1
-                else:
-                    b = mid
+        want = digit[j]
+        a, b = first[level], last[level]     # the first row with want or more here
+        while a < b:
+            mid = (a + b) // 2
+            if rows[mid, level] < want:
+                a = mid + 1
+            else:
+                b = mid
+        start = a
+        b = last[level]                      # the first row with more than want
+        while a < b:
+            mid = (a + b) // 2
+            if rows[mid, level] <= want:
+                a = mid + 1
+            else:
+                b = mid
+        if start == a:                       # no row holds these digits
             continue
         at[level] = j
+        if level == L - 1:
+            found[count] = start
+            count += 1
+            for p in range(L):
+                proj[p] |= 1 << (digit[at[p]] - 1)
+            continue
         used |= 1 << j
         ok = True                            # every later place keeps a digit
         for q in range(level + 1, L):
             ok = ok and cm[q] & ~used != 0
         if ok:
+            first[level + 1], last[level + 1] = start, a
             level += 1
             left[level] = cm[level] & ~used
         else:
