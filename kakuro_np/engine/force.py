@@ -227,26 +227,40 @@ def filter_big(tables, live, k, proj):
     return filter_scan(tables, live, k, proj)
 
 
+@inline_kernel
+def is_lazy(tables, nalive, k):
+    """Whether entry ``k``'s table is kept without its rows now (``perms``): a permutation
+    table with more than LAZY_ROWS live rows."""
+    return tables.perm_set[k] != 0 and nalive[k] > LAZY_ROWS
+
+
+@inline_kernel
+def entry_masks(tables, live, k):
+    """The masks of entry ``k``'s cells, in a new array."""
+    a = tables.ent_off[k]
+    masks = np.empty(tables.ent_off[k + 1] - a, np.int64)
+    for p in range(masks.shape[0]):
+        masks[p] = live.mask[tables.ent_var[a + p]]
+    return masks
+
+
 @kernel
 def filter_perm(tables, live, k, proj):
     """``filter_entry`` of a permutation table (``tables.perm_set[k]``, see ``perms``): while
     it is lazy, its live rows counted and its columns' digits found from its cells'
     masks alone; once they are LAZY_ROWS or fewer, listed at the front of its block
     (``list_perms``); from then on scanned (``filter_scan``)."""
-    if live.nalive[k] <= LAZY_ROWS:
+    if not is_lazy(tables, live.nalive, k):
         return filter_scan(tables, live, k, proj)
-    a = tables.ent_off[k]
-    L = tables.ent_off[k + 1] - a
     digits = tables.perm_set[k]
-    masks = np.empty(L, np.int64)
-    for p in range(L):
-        masks[p] = live.mask[tables.ent_var[a + p]]
-        live.gone[a + p] = 0
+    masks = entry_masks(tables, live, k)
+    for q in range(tables.ent_off[k], tables.ent_off[k + 1]):
+        live.gone[q] = 0
     n = perm_count(masks, digits)
     if n > LAZY_ROWS:
         perm_projection(masks, digits, proj)
     elif n == 0:
-        for p in range(L):
+        for p in range(masks.shape[0]):
             proj[p] = 0
     else:
         n = place_perms(tables, live, k, masks, n, proj)
@@ -273,14 +287,11 @@ def list_lazy(tables, live, k):
     """Make entry ``k``'s live rows ``perm[tab_off[k]:tab_off[k] + nalive[k]]`` again if its
     table is lazy (``perms``), for the few readers of its rows (a fan-out over it,
     a count's read-back); its ``nalive`` does not change."""
-    if tables.perm_set[k] == 0 or live.nalive[k] <= LAZY_ROWS:
+    if not is_lazy(tables, live.nalive, k):
         return
-    a = tables.ent_off[k]
-    L = tables.ent_off[k + 1] - a
-    masks = np.empty(L, np.int64)
-    for p in range(L):
-        masks[p] = live.mask[tables.ent_var[a + p]]
-    live.nalive[k] = place_perms(tables, live, k, masks, live.nalive[k], np.empty(L, np.int64))
+    masks = entry_masks(tables, live, k)
+    live.nalive[k] = place_perms(tables, live, k, masks, live.nalive[k],
+                                 np.empty(masks.shape[0], np.int64))
 
 
 @kernel
@@ -598,7 +609,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
 def live_rows(tables, live, k, out, at):
     """Copy entry ``k``'s live rows into ``out[at:at + nalive[k]]`` (room assumed); returns how many."""
     n = live.nalive[k]
-    if n > LAZY_ROWS and tables.perm_set[k] != 0:   # the test here: a call costs (see jit)
+    if is_lazy(tables, live.nalive, k):     # the test here: a call costs (see jit)
         list_lazy(tables, live, k)
     head = tables.tab_off[k]
     for i in range(n):
@@ -707,7 +718,7 @@ def pin_solution(tables, live, pinned, solution):
         if whole:
             r = solution_row(tables, k, solution)
             live_row = r >= 0 and pos[r] < tab_off[k] + nalive[k]
-            if r >= 0 and tables.perm_set[k] != 0 and nalive[k] > LAZY_ROWS:
+            if r >= 0 and is_lazy(tables, nalive, k):
                 live_row = True                 # a lazy table's: a row its masks allow
                 for q in range(ent_off[k], ent_off[k + 1]):
                     live_row = live_row and mask[ent_var[q]] & solution[ent_var[q]] != 0
