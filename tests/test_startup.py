@@ -283,9 +283,20 @@ def test_the_guard_clears_only_numba_files_and_only_when_the_sources_change(copy
     (cache / "force.fixpoint-9.py311.nbi").write_text("x")
     assert jit.guard_cache(str(pkg)) is False                # same sources: the cache stays
     assert (cache / "force.fixpoint-9.py311.nbi").exists()
+    (pkg / "play" / "server.py").write_text((pkg / "play" / "server.py").read_text() + "\n# edited\n")
+    assert jit.guard_cache(str(pkg)) is False                # no kernel reads the play server
+    assert (cache / "force.fixpoint-9.py311.nbi").exists()
     (pkg / "combos.py").write_text((pkg / "combos.py").read_text() + "\n# edited\n")
-    assert jit.guard_cache(str(pkg)) is True                  # any source counts, kernels or not
+    assert jit.guard_cache(str(pkg)) is True                  # kernels import its constants
     assert not (cache / "force.fixpoint-9.py311.nbi").exists()
+
+
+def test_the_kernels_sources_are_those_that_compile_and_what_they_import():
+    sources = jit.kernel_sources()
+    for rel in ("engine/force.py", "engine/jit.py", "techniques.py", "combos.py", "errors.py"):
+        assert rel in sources                  # compiles kernels, or kernels import from it
+    for rel in ("play/server.py", "formats/text.py", "cli.py", "batch.py", "svg.py"):
+        assert rel not in sources              # no kernel can read these
 
 
 def test_the_guard_never_stops_an_import(copy):

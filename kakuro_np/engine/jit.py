@@ -16,8 +16,10 @@ inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
 cache guard : numba keys each cached kernel on its own source file only, so a
               kernel whose callee in another file changed would keep stale
               machine code. On import, before any kernel is compiled or loaded,
-              ``guard_cache`` hashes every ``*.py`` of the package (sha256 over the
-              sorted relative paths and bytes, about a millisecond) and compares it
+              ``guard_cache`` hashes the kernels' sources (``kernel_sources``: each
+              module that compiles a kernel and every module those import from the
+              package, at their top level, followed to the end; sha256 over the
+              sorted relative paths and bytes, about 10 ms) and compares it
               with the stamp ``STAMP`` kept where numba writes the package's cache
               (``kakuro_np/__pycache__/``, or under ``NUMBA_CACHE_DIR`` when set).
               When they differ, it deletes the package's ``*.nbi`` and ``*.nbc``
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from enum import IntEnum
 
@@ -56,16 +59,60 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAMP = "kakuro_np-sources.sha256"
 
 
-def sources_hash(root: str = PACKAGE) -> str:
-    """The sha256 of every ``*.py`` under ``root``: sorted relative paths, each with its bytes."""
-    paths = []
+#: A line that compiles a kernel: a decorator of this module's, or numba's own.
+_COMPILES = re.compile(rb"^\s*@(?:kernel|inline_kernel)\b|njit\(", re.MULTILINE)
+#: A top-level relative import: its dots, its module, and what it names.
+_IMPORT = re.compile(rb"^from (\.+)([\w.]*) import (\([^)]*\)|[^\n]*)", re.MULTILINE)
+
+
+def _imported(rel: str, match, sources: dict) -> list:
+    """The package files a relative import of file ``rel`` reads (a module, or a
+    package's ``__init__`` and the submodules it names)."""
+    dots, module, names = (g.decode() for g in match.groups())
+    base = os.path.dirname(rel)
+    for _ in range(len(dots) - 1):
+        base = os.path.dirname(base)
+    target = os.path.join(base, *module.split(".")) if module else base
+    if target + ".py" in sources:
+        return [target + ".py"]
+    found = [os.path.join(target, "__init__.py")]
+    found += [os.path.join(target, name + ".py") for name in re.findall(r"\w+", names)]
+    return [f for f in found if f in sources]
+
+
+def kernel_sources(root: str = PACKAGE) -> dict:
+    """The sources a compiled kernel may depend on: relative path -> bytes.
+
+    Each ``*.py`` under ``root`` that compiles a kernel, and every package file those
+    import from at their top level (callees, and the constants frozen into machine
+    code), followed to the end. The play server, the formats and the command line
+    are left out, so editing them keeps the compiled kernels.
+    """
+    sources = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
-        paths += [os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith(".py")]
+        for f in files:
+            if f.endswith(".py"):
+                with open(os.path.join(folder, f), "rb") as handle:
+                    sources[os.path.relpath(os.path.join(folder, f), root)] = handle.read()
+    todo = [rel for rel, data in sources.items() if _COMPILES.search(data)]
+    kept = {}
+    while todo:
+        rel = todo.pop()
+        if rel not in kept:
+            kept[rel] = sources[rel]
+            for match in _IMPORT.finditer(sources[rel]):
+                todo += _imported(rel, match, sources)
+    return kept
+
+
+def sources_hash(root: str = PACKAGE) -> str:
+    """The sha256 of the kernels' sources (``kernel_sources``): sorted relative paths,
+    each with its bytes."""
+    sources = kernel_sources(root)
     digest = hashlib.sha256()
-    for rel in sorted(paths):
-        with open(os.path.join(root, rel), "rb") as f:
-            data = f.read()
+    for rel in sorted(sources):
+        data = sources[rel]
         digest.update(f"{rel.replace(os.sep, '/')}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()
