@@ -22,6 +22,7 @@ import numpy as np
 from .engine import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
 from .engine.entries import entry_variables, packed_entries
+from .engine.jit import NO_DEADLINE, deadline_ns
 from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
 
 
@@ -469,7 +470,7 @@ def _step(board, cells, state, climbed, s) -> Step:
     return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))
 
 
-def hint(grid, *, candidates=None, check_digits=True):
+def hint(grid, *, candidates=None, check_digits=True, timeout=None):
     """The next step from the current state, or None when logic is stuck or the grid is solved.
 
     Parameters
@@ -483,6 +484,9 @@ def hint(grid, *, candidates=None, check_digits=True):
         does, the hint is a step with the technique "mistake" that names the
         digits no solution has (``removed``), or all the digits placed when
         each is in some solution but no solution has them all.
+    timeout : float, optional
+        Seconds from the call for that first check (``SolveTimeout`` past them);
+        the step itself is one step of the ladder.
 
     Returns
     -------
@@ -501,20 +505,21 @@ def hint(grid, *, candidates=None, check_digits=True):
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
     if check_digits and puzzle.given.any():
-        step = _mistake(puzzle)
+        step = _mistake(puzzle, deadline_ns(timeout))
         if step is not None:
             return step
     steps = explain(puzzle, candidates=candidates, max_steps=1)
     return steps[0] if len(steps) else None
 
 
-def _mistake(puzzle):
-    """A "mistake" step when no solution agrees with every given digit, else None."""
-    from .check import check
+def _mistake(puzzle, deadline=NO_DEADLINE):
+    """A "mistake" step when no solution agrees with every given digit, else None
+    (SolveTimeout past ``deadline``, monotonic ns)."""
+    from .check import _left, check
     from .solve import count
-    if count(puzzle, limit=1):
+    if count(puzzle, limit=1, timeout=_left(deadline)):
         return None
-    found = check(puzzle, limit=1)
+    found = check(puzzle, limit=1, timeout=_left(deadline))
     if not found.solvable:
         return None                 # the puzzle itself has none: logic will show where
     if found.wrong:

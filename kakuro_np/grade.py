@@ -17,14 +17,16 @@ label    : easy (levels 0-1), medium (2-3), hard (4-5), expert (6, or any fan-ou
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import numpy as np
 
 from .explain import technique_counts
 from .engine import ahead
-from .engine.jit import OK, kernel
+from .engine.jit import NO_DEADLINE, OK, deadline_ns, kernel
 from .engine.search import count_fanouts as count_fanouts_kernel
+from .errors import SolveTimeout
 from .techniques import NAMES
 
 #: The level of each technique of the ladder.
@@ -83,12 +85,16 @@ class Grade(NamedTuple):
                 f"{' (' + used + ')' if used else ''}{guess}")
 
 
-def grade(grid) -> Grade:
+def grade(grid, *, timeout=None) -> Grade:
     """The difficulty of a puzzle, from the techniques its solve by logic needs.
 
     Parameters
     ----------
     grid : Puzzle, text, path or rows
+    timeout : float, optional
+        Seconds from the call: ``SolveTimeout`` once they pass (checked between the
+        solve by logic, the tables' build and the fan-outs, which each stop by a
+        bound on their work).
 
     Returns
     -------
@@ -103,14 +109,17 @@ def grade(grid) -> Grade:
     {'no repeats': 4, 'lone square': 1, 'unique combination': 2}
     """
     from .formats import as_puzzle
+    deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
     status, techniques = technique_counts(puzzle)
+    _in_time(deadline)
     hardest = max(techniques, key=LEVELS.get, default=None)
     level = LEVELS[hardest] if hardest else 0
     effort = sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items())
     fanouts, solutions = 0, int(status == "solved")
     if status == "stuck":
-        fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS)
+        fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS, deadline)
+        _in_time(deadline)
     if fanouts:
         score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
         label = LABELS[-1]
@@ -138,7 +147,13 @@ def ladder_score(technique):
     return logic_score(level, effort)
 
 
-def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
+def _in_time(deadline: int) -> None:
+    """SolveTimeout once ``deadline`` (monotonic ns) has passed."""
+    if time.monotonic_ns() > deadline:
+        raise SolveTimeout("the grade took longer than its timeout")
+
+
+def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
     """``(fanouts, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
 
     Depth first, rows in lexicographic order, as ``kakuro`` goes; it stops
@@ -150,7 +165,7 @@ def count_fanouts(puzzle, most=MAX_FANOUTS) -> tuple:
     (1, 2)
     """
     from .solve import model
-    m = model(puzzle)
+    m = model(puzzle, deadline=deadline)
     if m.status != OK:
         return 0, 0
     most = min(most, max(10, FANOUT_WORK // max(1, len(m.rows))))

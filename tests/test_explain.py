@@ -225,3 +225,18 @@ def test_grading_an_open_block_is_bounded():
     assert (g.status, g.label, g.hardest) == ("stuck", "expert", None)
     assert g.fanouts == max(10, FANOUT_WORK // 6_531_840)
     assert kn.hint(rows) is None
+
+
+def test_grade_and_hint_keep_their_timeout():
+    """``timeout=`` counts from the call: one already over raises SolveTimeout (the grade's,
+    and the hint's check of the digits placed); a generous one changes nothing."""
+    p = kn.read(K2)
+    assert kn.grade(p, timeout=60) == kn.grade(p)
+    with pytest.raises(kn.SolveTimeout):
+        kn.grade(p, timeout=0)
+    given = np.zeros(p.shape, int)
+    r, c = np.argwhere(p.blank)[0]
+    given[r, c] = 1
+    with pytest.raises(kn.SolveTimeout):
+        kn.hint(p.with_given(given), timeout=0)
+    assert kn.hint(p.with_given(given), timeout=60) == kn.hint(p.with_given(given))

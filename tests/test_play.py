@@ -3,7 +3,9 @@
 import http.client
 import json
 import re
+import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -18,7 +20,7 @@ from kakuro_np.play.game import Game, MoveError, heads, solves
 from kakuro_np.play.server import make_server
 
 from conftest import PUZZLES
-from strategies import filled_puzzles
+from strategies import OPEN_BLOCK, filled_puzzles
 
 TINY = "x ; 4 0 ; 3 0\n0 3 ; _ ; _\n0 4 ; _ ; _"          # one solution: 1 2 / 3 1
 CSPUZ = "https://puzz.link/p?kakuro/6/5/Dclh4t9fl3-p-gl-alJeC3BgG"
@@ -262,6 +264,7 @@ def test_heads_and_solves_agree_with_the_puzzles_runs():
 @pytest.fixture
 def served():
     game = Game(kn.parse(TINY), "tiny.txt")
+    game.state()                    # its status worked out (compiling, on a cold cache) first
     server = make_server(game)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -270,10 +273,13 @@ def served():
     server.server_close()
 
 
-def ask(server, path, body=None, raw=None, method=None):
-    """``(status, answer)`` of one request."""
+def ask(server, path, body=None, raw=None, method=None, headers=None):
+    """``(status, answer)`` of one request, sent as the page sends it (its token, JSON)
+    unless ``headers`` say otherwise."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(server.url + path.lstrip("/"), data=data, method=method)
+    headers = {**server.api_headers(), **(headers or {})}
+    request = urllib.request.Request(server.url + path.lstrip("/"), data=data, method=method,
+                                     headers={k: v for k, v in headers.items() if v is not None})
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             content = answer.read()
@@ -331,6 +337,8 @@ def test_a_huge_body_is_refused(served):
     host, port = served.server_address[:2]
     conn = http.client.HTTPConnection(host, port, timeout=30)
     conn.putrequest("POST", "/api/load")
+    for name, value in served.api_headers().items():
+        conn.putheader(name, value)
     conn.putheader("Content-Length", str(1 << 21))
     conn.endheaders()
     answer = conn.getresponse()
@@ -364,9 +372,200 @@ def test_play_serves_a_puzzlink_url_without_a_browser():
             line = proc.stderr.readline()
         assert line.startswith("kakuro-np play: http://127.0.0.1:"), line
         url = line.split()[2]
-        with urllib.request.urlopen(url + "api/state", timeout=60) as answer:
+        with urllib.request.urlopen(url, timeout=60) as answer:           # the page: its token
+            token = re.search(r'name="kakuro-token" content="([^"]+)"', answer.read().decode())[1]
+        ask_state = urllib.request.Request(url + "api/state", headers={"X-Kakuro-Token": token})
+        with urllib.request.urlopen(ask_state, timeout=60) as answer:
             state = json.load(answer)
         assert (state["rows"], state["cols"]) == kn.parse(CSPUZ).shape and state["mode"] == "play"
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# -- what the server trusts, and what no request can stall ----------------------------------
+
+def raw_request(server, lines, body=b"", timeout=30):
+    """``(status, answer)`` of a request written by hand: the request line and headers."""
+    host, port = server.server_address[:2]
+    with socket.create_connection((host, port), timeout=timeout) as conn:
+        conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        answer = http.client.HTTPResponse(conn)
+        answer.begin()
+        content = answer.read()
+    try:
+        return answer.status, json.loads(content)
+    except ValueError:
+        return answer.status, content
+
+
+@pytest.mark.parametrize("headers, code", [
+    ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403),  # a cross-site form
+    ({"Origin": "http://evil.example"}, 403),                          # even with the token
+    ({"Origin": "null"}, 403),
+    ({"X-Kakuro-Token": None}, 403),                                   # no token
+    ({"X-Kakuro-Token": "guess"}, 403),
+    ({"X-Kakuro-Token": ""}, 403),
+    ({"Content-Type": "text/plain"}, 415),                             # the token, not JSON
+    ({"Content-Type": None}, 415),
+])
+def test_a_request_that_is_not_the_pages_is_refused_and_changes_nothing(served, headers, code):
+    before = ask(served, "/api/state")[1]
+    for path, body in (("/api/move", {"op": "digit", "cell": [1, 1], "digit": 1}),
+                       ("/api/load", {"text": "x ; 3 0\n0 3 ; _"}), ("/api/solve", {}),
+                       ("/api/new", {"rows": 5, "cols": 5}), ("/api/restart", {})):
+        status, answer = ask(served, path, body, headers=headers)
+        assert status == code and answer["error"], (path, answer)
+    after = ask(served, "/api/state")[1]
+    assert board_of(after) == board_of(before) and after["can_undo"] == before["can_undo"]
+
+
+def test_a_foreign_host_gets_neither_the_page_nor_the_state(served):
+    port = served.server_address[1]
+    token = served.token
+    for host in ("evil.example", f"evil.example:{port}", "127.0.0.1", f"127.0.0.2:{port}",
+                 f"localhost:{port + 1}", ""):
+        for path in ("/", "/api/state"):
+            lines = [f"GET {path} HTTP/1.1", f"Host: {host}", f"X-Kakuro-Token: {token}",
+                     "Connection: close"]
+            status, answer = raw_request(served, lines)
+            assert status == 403 and token.encode() not in json.dumps(answer).encode(), host
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
+        lines = [f"GET /api/state HTTP/1.1", f"Host: {host}", f"X-Kakuro-Token: {token}",
+                 "Connection: close"]
+        assert raw_request(served, lines)[0] == 200
+
+
+def test_the_page_carries_the_servers_own_token(served):
+    status, page = ask(served, "/", headers={"X-Kakuro-Token": None})
+    assert status == 200
+    assert f'<meta name="kakuro-token" content="{served.token}">'.encode() in page
+    other = make_server(Game(kn.parse(TINY)))
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        assert other.token != served.token and len(served.token) >= 32
+        assert ask(other, "/api/state", headers={"X-Kakuro-Token": served.token})[0] == 403
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+def test_a_slow_body_stalls_no_other_client(served, monkeypatch):
+    """A socket that promises 100 bytes and sends 1 holds only its own request: the game is
+    not locked while a body is read, and the socket gives up after READ_SECONDS (408)."""
+    from kakuro_np.play import server as play_server
+    monkeypatch.setattr(play_server.Handler, "timeout", 3.0)
+    host, port = served.server_address[:2]
+    slow = socket.create_connection((host, port), timeout=30)
+    head = [f"POST /api/move HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Length: 100",
+            f"X-Kakuro-Token: {served.token}", "Content-Type: application/json"]
+    slow.sendall(("\r\n".join(head) + "\r\n\r\n{").encode())
+    try:
+        time.sleep(0.2)                                 # the slow request is being read
+        for path, body in (("/api/state", None), ("/api/move", {"op": "digit", "cell": [1, 1],
+                                                                 "digit": 1}),
+                           ("/api/undo", {})):
+            started = time.monotonic()
+            status, _ = ask(served, path, body)
+            assert status == 200 and time.monotonic() - started < 1.0, path
+        answer = http.client.HTTPResponse(slow)
+        answer.begin()
+        assert answer.status == 408 and "longer than" in json.loads(answer.read())["error"]
+    finally:
+        slow.close()
+    assert ask(served, "/api/state")[1]["digits"][1] == [0, 0, 0]
+
+
+def test_a_long_answer_holds_no_lock(served, monkeypatch):
+    """While a hint is worked out, other requests are answered at once; the hint comes back
+    after the time limit with a message, and the board it was asked of is left alone."""
+    import kakuro_np.play.game as game_module
+    release = threading.Event()
+
+    def slow_hint(board, solutions=None, seconds=None):
+        release.wait(30)
+        return game_module.STUCK
+
+    monkeypatch.setattr(game_module, "hint_of", slow_hint)
+    served.game.answer_seconds = 1.0
+    answers = []
+    asking = threading.Thread(target=lambda: answers.append(ask(served, "/api/hint", {})))
+    asking.start()
+    try:
+        time.sleep(0.2)
+        started = time.monotonic()
+        status, state = ask(served, "/api/move", {"op": "digit", "cell": [1, 1], "digit": 1})
+        assert status == 200 and state["digits"][1][1] == 1
+        assert time.monotonic() - started < 1.0
+        asking.join(30)
+        status, state = answers[0]
+        assert status == 200 and "takes longer than 1 s" in state["message"]
+        assert state["hint"] is None
+    finally:
+        release.set()
+
+
+def test_a_hint_on_the_open_block_answers_within_the_time_limit():
+    """An open 9x9 block of 45s with a few digits placed: each answer within 5 s (and a
+    hint or a message saying it goes on), whatever the machine's speed."""
+    from kakuro_np.play.game import ANSWER_SECONDS
+    game = Game(kn.Puzzle.from_rows(OPEN_BLOCK))
+    server = make_server(game)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for r, c, d in ((1, 1, 5), (2, 3, 7), (5, 5, 1), (9, 9, 2)):
+            ask(server, "/api/move", {"op": "digit", "cell": [r, c], "digit": d})
+        for path in ("/api/hint", "/api/check", "/api/marks", "/api/hint"):
+            started = time.monotonic()
+            status, state = ask(server, path, {})
+            took = time.monotonic() - started
+            assert status in (200, 400) and took < ANSWER_SECONDS + 1.0, (path, took)
+            state = state.get("state", state)
+            assert state["hint"] or state["message"], path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_undo_keeps_the_newest_moves_within_its_caps(monkeypatch):
+    import kakuro_np.play.game as game_module
+    monkeypatch.setattr(game_module, "MOST_MOVES", 50)
+    game = Game(kn.read(PUZZLES / "k2.txt"))
+    cells = [[int(r), int(c)] for r, c in np.argwhere(game.puzzle.blank)]
+    for i in range(200):
+        game.move({"op": "mark", "cell": cells[i % len(cells)], "digit": i % 9 + 1})
+    assert len(game.history) == 50
+    newest = board_of(game.state())
+    for _ in range(50):
+        game.undo()
+    with pytest.raises(MoveError, match="nothing to undo"):
+        game.undo()
+    for _ in range(50):
+        game.redo()
+    assert board_of(game.state()) == newest
+
+
+def test_memory_after_5000_create_mode_edits_stays_under_the_caps():
+    """A 40x40 grid edited 5,000 times: the undo stack keeps at most MOST_HISTORY_BYTES of
+    boards, what the solver said at most MOST_KNOWN_BYTES, and the process's memory grows
+    by no more than those (measured by tracemalloc)."""
+    import tracemalloc
+    from kakuro_np.play.game import MOST_HISTORY_BYTES, MOST_KNOWN_BYTES
+    game = Game()
+    game.new({"rows": 40, "cols": 40})
+    rng = np.random.default_rng(5)
+    cells = rng.integers(1, 40, size=(5000, 2))
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        for r, c in cells:
+            with game.lock:             # the edit alone: the state's JSON is the page's
+                Game.edit.__wrapped__(game, {"op": "toggle", "cell": [int(r), int(c)]})
+            game._analysed(game.board, game._key())
+        grown = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert game.history_bytes <= MOST_HISTORY_BYTES and game.known_bytes <= MOST_KNOWN_BYTES
+    assert len(game.history) < 5000
+    assert grown < MOST_HISTORY_BYTES + MOST_KNOWN_BYTES + (8 << 20), grown
+    assert game.undo()["can_undo"]

@@ -146,3 +146,54 @@ def test_a_6x6_is_created_and_unique_appears(open_page):
     expect(page.locator("#status")).to_contain_text("unique")
     page.click("#to-play")
     expect(page.locator("body")).to_have_class(re.compile(r"\bplay\b"))
+
+
+def test_another_sites_page_cannot_drive_the_game(browser, open_page):
+    """A page of another origin (a second server on another port) posts to the play server
+    as a cross-site form would (text/plain, no preflight) and with fetch: nothing changes."""
+    import http.server
+    game = Game(kn.read(PUZZLES / "k2.txt"), "k2.txt")
+    page = open_page(game)
+    before = game.state()["digits"]
+    play_url = page.url
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            data = b"<!DOCTYPE html><title>another site</title>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    other = browser.new_page()
+    try:
+        other.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
+        said = other.evaluate("""async (url) => {
+            const out = [];
+            for (const [path, body] of [["api/solve", "{}"], ["api/new", '{"rows": 5, "cols": 5}']]) {
+              try {
+                await fetch(url + path, {method: "POST", mode: "no-cors", body,
+                                         headers: {"Content-Type": "text/plain"}});
+                out.push("sent");
+              } catch (e) { out.push("blocked"); }
+              try {
+                const r = await fetch(url + path, {method: "POST", body,
+                                                   headers: {"Content-Type": "application/json"}});
+                out.push(String(r.status));
+              } catch (e) { out.push("blocked"); }
+            }
+            return out;
+        }""", play_url)
+        assert "200" not in said
+        state = game.state()
+        assert state["digits"] == before and state["mode"] == "play" and not state["can_undo"]
+    finally:
+        other.close()
+        evil.shutdown()
+        evil.server_close()

@@ -4,6 +4,18 @@ Every decision is the library's: ``check``, ``hint``, ``kakuro``, ``count``,
 ``grade`` and ``kc`` answer; this module keeps the state between requests and
 writes it as the JSON of ``CONTRACT.md``.
 
+A game serves several requests at once (the server's threads). Its ``lock``
+guards the board and is held only while the board is read or changed, never
+while the library works: a question to the library (the status, check, hint,
+solve, pencil marks) reads the board under the lock, is worked out on the
+background thread of ``worker`` with a time limit, and its answer is written
+under the lock again, unless the board changed meanwhile. An answer that takes
+longer than the game's ``answer_seconds`` (the server's: ``ANSWER_SECONDS``; none
+for a game used directly) says so (status "pending", or a message to ask again)
+while the work goes on. Undo keeps at most ``MOST_MOVES`` boards and
+``MOST_HISTORY_BYTES`` of their arrays, and ``known`` at most ``MOST_KNOWN``
+puzzles and ``MOST_KNOWN_BYTES``, dropping the oldest first.
+
 Glossary
 --------
 board  : what undo restores: the mode, the layout and sums (create mode edits
@@ -26,19 +38,30 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import time
+from collections import OrderedDict, deque
 from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import PuzzleError, SolveTimeout
 from ..puzzle import Puzzle
+from . import worker
 
-#: The most seconds the status (the count and grade) of a puzzle may take.
-STATUS_SECONDS = 3.0
-#: The most seconds a check, hint or solve may take.
-ANSWER_SECONDS = 10.0
+#: The longest a request to the server waits for the library (the status, check, hint,
+#: solve, marks): the server's ``answer_seconds``.
+ANSWER_SECONDS = 5.0
+#: The share of ``answer_seconds`` the library is given as its time limit.
+WORK_SHARE = 0.9
+#: A status cut short by its time limit is worked out again after this many seconds.
+RETRY_SECONDS = 30.0
+#: Undo keeps at most this many boards, and this many bytes of their arrays.
+MOST_MOVES, MOST_HISTORY_BYTES = 10_000, 64 << 20
+#: What the solver said is kept for at most this many puzzles, and this many bytes.
+MOST_KNOWN, MOST_KNOWN_BYTES = 256, 16 << 20
 #: Sizes a new grid may have.
 SMALLEST, LARGEST = 3, 40
 #: The pipe file's comment line that keeps the time played.
@@ -110,11 +133,34 @@ def _clock_text(seconds) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
+def _changes(method):
+    """A request that changes the game: ``method`` runs under the game's lock (a
+    ``MoveError`` leaves the game as it was), then the answer is the state."""
+    @functools.wraps(method)
+    def changed(self, *args):
+        with self.lock:
+            method(self, *args)
+        return self.state()
+    return changed
+
+
+def _board_key(board: Board) -> bytes:
+    """Everything a board holds, as bytes: the key of a question about it."""
+    return b"".join(np.ascontiguousarray(a).tobytes() for a in board[1:]) + board.mode.encode()
+
+
+def _nbytes(board: Board, below=None) -> int:
+    """The bytes of ``board``'s arrays that it does not share with the board ``below`` it."""
+    shared = () if below is None else tuple(id(a) for a in below[1:])
+    return sum(a.nbytes for a in board[1:] if id(a) not in shared)
+
+
 class Game:
     """One player's game: a board, its undo and redo stacks, a timer, what the solver said.
 
     Each public method answers one request of the page (see ``CONTRACT.md``) with
-    the state as a dict, and raises ``MoveError`` for a request it refuses.
+    the state as a dict, and raises ``MoveError`` for a request it refuses. The
+    methods may be called from several threads at once (see the module's notes).
 
     Parameters
     ----------
@@ -126,28 +172,41 @@ class Game:
     marks : (H, W, 9) bool, optional
     elapsed : float
         Seconds already played.
+    answer_seconds : float, optional
+        The longest a request waits for the library; None: until it answers.
     """
 
-    def __init__(self, puzzle=None, name="puzzle.txt", marks=None, elapsed=0.0):
+    def __init__(self, puzzle=None, name="puzzle.txt", marks=None, elapsed=0.0,
+                 answer_seconds=None):
+        self.answer_seconds = answer_seconds
+        self.lock = threading.RLock()
+        self.version = 0                # counts the boards: a slow answer checks it is current
         self._start(puzzle, name, marks, elapsed)
 
     # -- the state ----------------------------------------------------------
     def _start(self, puzzle, name, marks=None, elapsed=0.0):
         if puzzle is None:
             self.name = "new.txt"
-            self.board = self._empty_board(8, 8)
+            board = self._empty_board(8, 8)
         else:
             H, W = puzzle.shape
             marks = np.zeros((H, W, 9), bool) if marks is None else np.asarray(marks, bool)
             self.name = name
-            self.board = Board("play", puzzle.blank.copy(), puzzle.down.astype(np.int64),
-                               puzzle.across.astype(np.int64), puzzle.given.astype(np.int8),
-                               marks & puzzle.blank[:, :, None])
-        self.history, self.future = [], []
+            board = Board("play", puzzle.blank.copy(), puzzle.down.astype(np.int64),
+                          puzzle.across.astype(np.int64), puzzle.given.astype(np.int8),
+                          marks & puzzle.blank[:, :, None])
+        self._set_board(board)
+        self.history, self.future = deque(), []
+        self.history_bytes = 0
         self.elapsed, self.since, self.paused = float(elapsed), None, False
         self.wrong, self.hint_shown, self.message = [], None, ""
-        self.known = {}                 # puzzle key -> (solutions array or None, status dict)
+        self.known = OrderedDict()      # puzzle key -> (solutions or None, status, retry at)
+        self.known_bytes = 0
         self._clock()
+
+    def _set_board(self, board: Board):
+        self.board = board
+        self.version += 1
 
     @staticmethod
     def _empty_board(H, W) -> Board:
@@ -163,8 +222,9 @@ class Game:
         b = self.board
         return Puzzle(b.blank, b.down, b.across)
 
-    def _key(self) -> bytes:
-        b = self.board
+    def _key(self, board=None) -> bytes:
+        """The key of the board's puzzle (its clues, not the player's digits) in ``known``."""
+        b = self.board if board is None else board
         return b.blank.tobytes() + b.down.tobytes() + b.across.tobytes()
 
     def _solved(self) -> bool:
@@ -187,8 +247,23 @@ class Game:
         """Seconds played so far."""
         return self.elapsed + (time.monotonic() - self.since if self.since is not None else 0.0)
 
-    def state(self) -> dict:
-        """The state the page draws (``CONTRACT.md``)."""
+    def state(self, until=None) -> dict:
+        """The state the page draws (``CONTRACT.md``); the status is worked out first
+        when the puzzle is new (for ``answer_seconds``, or until the monotonic time
+        ``until``; then "pending")."""
+        with self.lock:
+            board, key = self.board, self._key()
+            found = self.known.get(key)
+        if found is None or (found[2] is not None and time.monotonic() > found[2]):
+            try:
+                worker.run(("status", key), lambda: self._analysed(board, key),
+                           self._wait(until))
+            except worker.TooLong:
+                pass
+        with self.lock:
+            return self._state()
+
+    def _state(self) -> dict:
         b = self.board
         head_down, head_across = heads(b.blank)
         block = ~b.blank
@@ -196,6 +271,7 @@ class Game:
         kind = np.where(b.blank, "blank", np.where(clue, "clue", "inactive"))
         digit_of = np.arange(1, 10)
         marks = [[digit_of[cell].tolist() for cell in row] for row in b.marks]
+        found = self.known.get(self._key())
         return {
             "mode": b.mode, "rows": int(b.blank.shape[0]), "cols": int(b.blank.shape[1]),
             "kind": kind.tolist(), "down": b.down.tolist(), "across": b.across.tolist(),
@@ -204,70 +280,106 @@ class Game:
             "elapsed": round(self.seconds(), 2), "running": self.since is not None,
             "solved": self._solved(), "can_undo": bool(self.history),
             "can_redo": bool(self.future), "wrong": self.wrong, "hint": self.hint_shown,
-            "status": self.status(), "message": self.message, "name": self.name,
+            "status": found[1] if found else PENDING, "message": self.message,
+            "name": self.name,
         }
 
     # -- what the solver says -------------------------------------------------
-    def _analysis(self) -> tuple:
-        """``(solutions, status)`` of the board's puzzle, kept per puzzle: up to two
-        solutions ((n, H, W), None when unknown) and the status dict."""
-        key = self._key()
-        if key not in self.known:
-            self.known[key] = self._analyse()
-        return self.known[key]
+    @property
+    def work_seconds(self):
+        """The time limit the library gets for one answer (None: none)."""
+        return None if self.answer_seconds is None else WORK_SHARE * self.answer_seconds
 
-    def _analyse(self) -> tuple:
-        from ..grade import grade
-        from ..solve import kakuro
-        b = self.board
-        if b.mode == "create":
-            missing = self._sums_missing()
-            if missing:
-                n = len(missing)
-                return None, _status("incomplete", None, f"{n} sum{'s' * (n != 1)} to type")
-        try:
-            solutions = kakuro(self.puzzle, limit=2, timeout=STATUS_SECONDS)
-        except PuzzleError as e:
-            return None, _status("none", None, f"not a puzzle yet: {e}")
-        except SolveTimeout:
-            return None, _status("unknown", None, "unknown: the count took too long")
-        n = len(solutions)
-        if n != 1:
-            word = "none" if n == 0 else "multiple"
-            return solutions, _status(word, None, "no solution" if n == 0 else
-                                      "multiple solutions")
-        g = grade(self.puzzle)
-        said = f"{g.label} ({g.score:.1f})"
-        return solutions, _status("unique", said, f"unique, {said}")
+    def _analysed(self, board, key) -> None:
+        """Work out the status of the puzzle of ``board`` (whose key is ``key``) into
+        ``known``: up to two solutions ((n, H, W), None when unknown), the status dict,
+        and when to try again (None: never; the time limit cut it short)."""
+        with self.lock:
+            found = self.known.get(key)
+            if found is not None and (found[2] is None or time.monotonic() <= found[2]):
+                return
+        solutions, status, complete = analyse(board, self.work_seconds)
+        retry_at = None if complete else time.monotonic() + RETRY_SECONDS
+        with self.lock:
+            self._remember(key, (solutions, status, retry_at))
+
+    def _remember(self, key, found):
+        """Keep ``found`` for the puzzle ``key``, dropping the oldest past the caps."""
+        if key in self.known:
+            self.known_bytes -= _known_bytes(key, self.known.pop(key))
+        self.known[key] = found
+        self.known_bytes += _known_bytes(key, found)
+        while len(self.known) > 1 and (len(self.known) > MOST_KNOWN
+                                       or self.known_bytes > MOST_KNOWN_BYTES):
+            self.known_bytes -= _known_bytes(*self.known.popitem(last=False))
 
     def status(self) -> dict:
-        """Unique, multiple, none, unknown or incomplete, and the grade when unique."""
-        return self._analysis()[1]
+        """Unique, multiple, none, unknown, incomplete or pending, and the grade when unique."""
+        return self.state()["status"]
 
-    def _sums_missing(self) -> list:
-        """The blocks heading a run of two or more cells whose sum is not typed yet."""
-        b = self.board
-        missing = []
-        for down, (dr, dc), sums in ((True, (1, 0), b.down), (False, (0, 1), b.across)):
-            for r, c in np.argwhere(heads(b.blank)[0 if down else 1]):
-                if sums[r, c] == 0 and len(run_through(b.blank, r + dr, c + dc, dr, dc)) >= 2:
-                    missing.append((int(r), int(c)))
-        return missing
+    def _until(self):
+        """The monotonic time by which a request starting now answers (None: no limit)."""
+        return None if self.answer_seconds is None else time.monotonic() + self.answer_seconds
+
+    def _wait(self, until):
+        """The seconds left until ``until`` (``answer_seconds`` when None)."""
+        return self.answer_seconds if until is None else max(0.0, until - time.monotonic())
+
+    def _ask(self, what: str, key, work, until):
+        """``work()`` on the background thread, until the monotonic time ``until``: its
+        answer, or None with a message saying why there is none (the time ran out)."""
+        try:
+            return worker.run((what, key), work, self._wait(until))
+        except worker.Busy as e:
+            said = f"{what}: {e}"
+        except worker.TooLong:
+            said = (f"{what} takes longer than {self.answer_seconds:g} s; it goes on, "
+                    f"ask again in a moment")
+        except SolveTimeout:
+            said = f"{what} took too long on this grid"
+        with self.lock:
+            self.wrong, self.hint_shown, self.message = [], None, said
+        return None
+
+    def _current(self, version: int, what: str) -> bool:
+        """Whether the board is still the one ``what`` was asked of (say so when not);
+        under the lock."""
+        if self.version == version:
+            return True
+        self.message = f"the grid changed while {what} was worked out; ask again"
+        return False
 
     # -- changes --------------------------------------------------------------
-    def _commit(self, board: Board, message: str) -> dict:
-        self.history.append(self.board)
+    def _commit(self, board: Board, message: str):
+        self._push(self.board)
         self.future.clear()
-        self.board = board
-        return self._after(message)
+        self._set_board(board)
+        self._after(message)
 
-    def _after(self, message: str, celebrate=True) -> dict:
-        """The state after a change, saying ``message`` (or that the grid is solved)."""
+    def _push(self, board: Board):
+        """Put ``board`` on the undo stack, dropping the oldest past the caps."""
+        below = self.history[-1][0] if self.history else None
+        size = _nbytes(board, below)
+        self.history.append((board, size))
+        self.history_bytes += size
+        while len(self.history) > 1 and (len(self.history) > MOST_MOVES
+                                         or self.history_bytes > MOST_HISTORY_BYTES):
+            _, dropped = self.history.popleft()
+            oldest, charged = self.history[0]             # it owns what it shared with the dropped
+            self.history[0] = (oldest, _nbytes(oldest))
+            self.history_bytes += _nbytes(oldest) - charged - dropped
+
+    def _pop(self) -> Board:
+        board, size = self.history.pop()
+        self.history_bytes -= size
+        return board
+
+    def _after(self, message: str, celebrate=True):
+        """After a change: say ``message`` (or that the grid is solved)."""
         self.wrong, self.hint_shown, self.message = [], None, message
         self._clock()
         if celebrate and self._solved():
             self.message = f"Solved in {_clock_text(self.seconds())}!"
-        return self.state()
 
     def _cell(self, body, want_blank=None) -> tuple:
         """The (row, col) of ``body["cell"]``, checked."""
@@ -289,7 +401,8 @@ class Game:
         if self.board.mode != mode:
             raise MoveError(f"that works in {mode} mode; switch to it first")
 
-    def move(self, body) -> dict:
+    @_changes
+    def move(self, body):
         """Put a digit, toggle a pencil mark or clear a cell (play mode)."""
         self._mode_is("play")
         op = body.get("op")
@@ -297,64 +410,75 @@ class Game:
             raise MoveError(f"unknown move {op!r}: use digit, mark or clear")
         r, c = self._cell(body, want_blank=True)
         b = self.board
-        digits, marks = b.digits.copy(), b.marks.copy()
         if op == "clear":
-            if digits[r, c]:
+            if b.digits[r, c]:
+                digits = b.digits.copy()
                 digits[r, c] = 0
-            else:
-                marks[r, c] = False
-            return self._commit(b._replace(digits=digits, marks=marks), f"cleared ({r}, {c})")
+                return self._commit(b._replace(digits=digits), f"cleared ({r}, {c})")
+            marks = b.marks.copy()
+            marks[r, c] = False
+            return self._commit(b._replace(marks=marks), f"cleared ({r}, {c})")
         d = body.get("digit")
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 9:
             raise MoveError(f"a digit is 1-9, got {d!r}")
         if op == "digit":
+            digits = b.digits.copy()
             digits[r, c] = d
             return self._commit(b._replace(digits=digits), f"{d} at ({r}, {c})")
+        marks = b.marks.copy()
         marks[r, c, d - 1] = not marks[r, c, d - 1]
         said = "marked" if marks[r, c, d - 1] else "unmarked"
         return self._commit(b._replace(marks=marks), f"{said} {d} at ({r}, {c})")
 
-    def undo(self) -> dict:
-        """One step back; unlimited."""
+    @_changes
+    def undo(self):
+        """One step back (as far back as the undo stack keeps)."""
         if not self.history:
             raise MoveError("nothing to undo")
         self.future.append(self.board)
-        self.board = self.history.pop()
-        return self._after("undone")
+        self._set_board(self._pop())
+        self._after("undone")
 
-    def redo(self) -> dict:
+    @_changes
+    def redo(self):
         """One step forward again."""
         if not self.future:
             raise MoveError("nothing to redo")
-        self.history.append(self.board)
-        self.board = self.future.pop()
-        return self._after("redone")
+        self._push(self.board)
+        self._set_board(self.future.pop())
+        self._after("redone")
 
-    def restart(self) -> dict:
+    @_changes
+    def restart(self):
         """Clear every digit and mark, and the timer (undoable)."""
         self._mode_is("play")
         b = self.board
         self.elapsed, self.since = 0.0, None
-        return self._commit(b._replace(digits=np.zeros_like(b.digits),
-                                       marks=np.zeros_like(b.marks)), "started again")
+        self._commit(b._replace(digits=np.zeros_like(b.digits), marks=np.zeros_like(b.marks)),
+                     "started again")
 
     def fill_marks(self) -> dict:
         """Pencil into each empty blank cell what forced moves (``reduce``) leave from the
         digits placed (undoable); a digit no solution allows is a mistake to fix first."""
         from ..solve import reduce
-        self._mode_is("play")
-        b = self.board
-        try:
-            reduced = reduce(self.puzzle.with_given(b.digits), timeout=ANSWER_SECONDS)
-        except SolveTimeout:
-            raise MoveError("forced moves took too long on this grid") from None
-        if reduced.status == "contradiction":
-            raise MoveError(f"the digits placed leave no solution: {reduced.reason}")
-        empty = b.blank & (b.digits == 0)
-        marks = np.where(empty[:, :, None], reduced.candidates, b.marks)
-        return self._commit(b._replace(marks=marks), "pencilled in what forced moves leave")
+        until = self._until()
+        with self.lock:
+            self._mode_is("play")
+            b, version = self.board, self.version
+            puzzle = self.puzzle.with_given(b.digits)
+        reduced = self._ask("the pencil marks", _board_key(b),
+                            lambda: reduce(puzzle, timeout=self.work_seconds), until)
+        with self.lock:
+            if reduced is not None and self._current(version, "the pencil marks"):
+                if reduced.status == "contradiction":
+                    raise MoveError(f"the digits placed leave no solution: {reduced.reason}")
+                empty = b.blank & (b.digits == 0)
+                marks = np.where(empty[:, :, None], reduced.candidates, b.marks)
+                self._commit(b._replace(marks=marks), "pencilled in what forced moves leave")
+        return self.state(until)
 
-    def pause(self, body) -> dict:
+    @_changes
+    def pause(self, body):
         """Pause (``{"running": false}``) or resume the timer."""
         running = body.get("running")
         if not isinstance(running, bool):
@@ -362,89 +486,77 @@ class Game:
         self.paused = not running
         self._clock()
         self.message = "paused" if self.paused else "resumed"
-        return self.state()
 
     # -- the solver's answers ---------------------------------------------------
     def check(self) -> dict:
         """Mark the digits no solution has; say how the digits stand."""
         from ..check import check
-        self._mode_is("play")
-        b = self.board
-        try:
-            result = check(self.puzzle.with_given(b.digits), limit=2, timeout=ANSWER_SECONDS)
-        except SolveTimeout:
-            raise MoveError("the check took too long on this grid") from None
-        self._after("")
-        self.wrong = [[int(r), int(c)] for r, c in result.wrong]
-        self.message = str(result) if not self._solved() else self.message
-        if not b.digits.any() and result.solvable:
-            self.message = "no digit placed yet"
-        return self.state()
+        until = self._until()
+        with self.lock:
+            self._mode_is("play")
+            b, version = self.board, self.version
+            puzzle = self.puzzle.with_given(b.digits)
+        result = self._ask("the check", _board_key(b),
+                           lambda: check(puzzle, limit=2, timeout=self.work_seconds), until)
+        with self.lock:
+            if result is not None and self._current(version, "the check"):
+                self._after("")
+                self.wrong = [[int(r), int(c)] for r, c in result.wrong]
+                self.message = str(result) if not self._solved() else self.message
+                if not b.digits.any() and result.solvable:
+                    self.message = "no digit placed yet"
+        return self.state(until)
 
     def hint(self) -> dict:
         """The next logical step from the digits and marks, shown on the grid."""
-        from ..explain import hint
-        self._mode_is("play")
-        if self._solved():
-            return self._after("solved already", celebrate=False)
-        b = self.board
-        solutions, _ = self._analysis()
-        candidates = None
-        if b.marks.any():
-            candidates = np.where((b.marks.any(axis=2) & (b.digits == 0))[:, :, None],
-                                  b.marks, True)
-            if solutions is not None and len(solutions) == 1:
-                step = self._marks_mistake(solutions[0], candidates)
-                if step is not None:
-                    return self._show(step)
-        try:
-            step = hint(self.puzzle.with_given(b.digits), candidates=candidates)
-        except SolveTimeout:
-            raise MoveError("the hint took too long on this grid") from None
-        if step is None:
-            return self._after("logic alone goes no further from here")
-        return self._show(_step_json(step))
-
-    def _marks_mistake(self, solution, candidates):
-        """A "mistake" step for cells whose pencil marks leave out their digit, else None."""
-        b = self.board
-        open_cells = b.blank & (b.digits == 0) & b.marks.any(axis=2)
-        r_idx, c_idx = np.nonzero(open_cells)
-        missing = ~candidates[r_idx, c_idx, solution[r_idx, c_idx] - 1]
-        if not missing.any():
-            return None
-        cells = [[int(r), int(c)] for r, c in zip(r_idx[missing], c_idx[missing])]
-        where = ", ".join(f"({r}, {c})" for r, c in cells)
-        return {"technique": "mistake", "cells": cells, "placed": [], "removed": [],
-                "reason": f"The pencil marks at {where} leave out the digit that belongs there."}
-
-    def _show(self, step: dict) -> dict:
-        self._after(f"hint: {step['technique']}")
-        self.hint_shown = step
-        return self.state()
+        until = self._until()
+        with self.lock:
+            self._mode_is("play")
+            if self._solved():
+                self._after("solved already", celebrate=False)
+                return self._state()
+            b, version = self.board, self.version
+            found = self.known.get(self._key())
+        solutions = found[0] if found else None
+        step = self._ask("the hint", _board_key(b),
+                         lambda: hint_of(b, solutions, self.work_seconds), until)
+        with self.lock:
+            if step is not None and self._current(version, "the hint"):
+                if step is STUCK:
+                    self._after("logic alone goes no further from here")
+                else:
+                    self._after(f"hint: {step['technique']}")
+                    self.hint_shown = step
+        return self.state(until)
 
     def solve(self) -> dict:
         """Fill every blank with the solution (the first of several); undoable."""
-        self._mode_is("play")
-        solutions, status = self._analysis()
+        from ..solve import kakuro
+        until = self._until()
+        with self.lock:
+            self._mode_is("play")
+            b, version, key = self.board, self.version, self._key()
+            found = self.known.get(key)
+            puzzle = self.puzzle
+        solutions = found[0] if found else None
         if solutions is None:
-            try:
-                from ..solve import kakuro
-                solutions = kakuro(self.puzzle, limit=2, timeout=ANSWER_SECONDS)
-            except SolveTimeout:
-                raise MoveError("the solve took too long on this grid") from None
-        if len(solutions) == 0:
-            raise MoveError("the puzzle has no solution")
-        b = self.board
-        digits = np.where(b.blank, solutions[0], 0).astype(np.int8)
-        said = "the solution" if len(solutions) == 1 else "the first of several solutions"
-        return self._commit(b._replace(digits=digits), f"filled in {said}")
+            solutions = self._ask("the solve", key,
+                                  lambda: kakuro(puzzle, limit=2, timeout=self.work_seconds), until)
+        with self.lock:
+            if solutions is not None and self._current(version, "the solve"):
+                if len(solutions) == 0:
+                    raise MoveError("the puzzle has no solution")
+                digits = np.where(b.blank, solutions[0], 0).astype(np.int8)
+                said = "the solution" if len(solutions) == 1 else "the first of several solutions"
+                self._commit(b._replace(digits=digits), f"filled in {said}")
+        return self.state(until)
 
     def combos(self, cell) -> dict:
         """The combinations (``kc``) of the across and down entries through a blank cell."""
         from ..combos import kc
-        r, c = self._cell({"cell": cell}, want_blank=True)
-        b = self.board
+        with self.lock:
+            r, c = self._cell({"cell": cell}, want_blank=True)
+            b = self.board
         out = {}
         for name, (dr, dc), sums in (("across", (0, 1), b.across), ("down", (1, 0), b.down)):
             cells = run_through(b.blank, r, c, dr, dc)
@@ -467,16 +579,17 @@ class Game:
         fmt = body.get("format", "pipe")
         if fmt not in FORMATS:
             raise MoveError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
-        try:
-            puzzle = self.puzzle.with_given(self.board.digits)
-        except PuzzleError as e:
-            raise MoveError(f"not a puzzle yet: {e}") from None
+        with self.lock:
+            try:
+                puzzle = self.puzzle.with_given(self.board.digits)
+            except PuzzleError as e:
+                raise MoveError(f"not a puzzle yet: {e}") from None
+            marks, seconds, name = self.board.marks, self.seconds(), self.name
         if fmt == "pipe":
-            text = (f"# kakuro-np play: {self.seconds():.1f} s\n"
-                    + write_pipe(puzzle, self.board.marks))
+            text = f"# kakuro-np play: {seconds:.1f} s\n" + write_pipe(puzzle, marks)
         else:                           # a puzz.link URL holds no digits: the clues alone
             text = format(puzzle.with_given(None) if fmt == "puzzlink" else puzzle, fmt)
-        stem = re.sub(r"\.[A-Za-z0-9]+$", "", self.name) or "puzzle"
+        stem = re.sub(r"\.[A-Za-z0-9]+$", "", name) or "puzzle"
         return {"text": text, "format": fmt,
                 "filename": stem + (".json" if fmt == "json" else ".txt")}
 
@@ -493,23 +606,25 @@ class Game:
         except PuzzleError as e:
             raise MoveError(f"cannot load {name}: {e}") from None
         played = TIME_LINE.search(text)
-        self._start(puzzle, name, marks, float(played.group(1)) if played else 0.0)
-        self.message = f"loaded {name}"
+        with self.lock:
+            self._start(puzzle, name, marks, float(played.group(1)) if played else 0.0)
+            self.message = f"loaded {name}"
         return self.state()
 
     # -- create mode ----------------------------------------------------------
-    def new(self, body) -> dict:
+    @_changes
+    def new(self, body):
         """Create mode on a new grid, the first row and column blocks."""
         H, W = body.get("rows"), body.get("cols")
         for what, n in (("rows", H), ("cols", W)):
             if not isinstance(n, int) or isinstance(n, bool) or not SMALLEST <= n <= LARGEST:
                 raise MoveError(f"{what} is {SMALLEST}-{LARGEST}, got {n!r}")
         self._start(None, "new.txt")
-        self.board = self._empty_board(H, W)
+        self._set_board(self._empty_board(H, W))
         self.message = f"a new {H}x{W} grid: click cells to make blocks, type the sums"
-        return self.state()
 
-    def edit(self, body) -> dict:
+    @_changes
+    def edit(self, body):
         """Toggle a cell between blank and block, or set a clue's sums (create mode)."""
         self._mode_is("create")
         op = body.get("op")
@@ -547,7 +662,8 @@ class Game:
                                 f"{across[r, c] or '-'} across")
         raise MoveError(f"unknown edit {op!r}: use toggle or sum")
 
-    def mode(self, body) -> dict:
+    @_changes
+    def mode(self, body):
         """Switch between play and create."""
         want = body.get("mode")
         if want not in ("play", "create"):
@@ -555,15 +671,114 @@ class Game:
         if want == self.board.mode:
             return self._after(f"{want} mode already")
         if want == "play":
-            status = self.status()
-            if status["solutions"] == "incomplete":
-                raise MoveError(f"cannot play yet: {status['text']}")
+            n = sums_to_type(self.board)
+            if n:
+                raise MoveError(f"cannot play yet: {n} sum{'s' * (n != 1)} to type")
             try:
                 self.puzzle
             except PuzzleError as e:
                 raise MoveError(f"cannot play yet: {e}") from None
             self.elapsed, self.since = 0.0, None
-        return self._commit(self.board._replace(mode=want), f"{want} mode")
+        self._commit(self.board._replace(mode=want), f"{want} mode")
+
+
+#: The status while the solver is still at work on the puzzle (the page asks again).
+PENDING = {"solutions": "pending", "grade": None, "text": "counting the solutions..."}
+#: ``hint_of``'s answer when logic goes no further.
+STUCK = "stuck"
+
+
+def sums_to_type(board: Board) -> int:
+    """How many sums are not typed yet: those of the runs of two or more cells.
+
+    Examples
+    --------
+    >>> board = Game()._empty_board(4, 4)
+    >>> sums_to_type(board), sums_to_type(board._replace(down=np.full((4, 4), 6)))
+    (6, 3)
+    """
+    down, across = heads(board.blank)
+    two_down = np.zeros_like(board.blank)             # the cell two below is blank too
+    two_down[:-2] = board.blank[2:]
+    two_across = np.zeros_like(board.blank)
+    two_across[:, :-2] = board.blank[:, 2:]
+    return int((down & two_down & (board.down == 0)).sum()
+               + (across & two_across & (board.across == 0)).sum())
+
+
+def _known_bytes(key, found) -> int:
+    return len(key) + (found[0].nbytes if found[0] is not None else 0)
+
+
+def analyse(board: Board, seconds=None) -> tuple:
+    """``(solutions, status, complete)`` of the puzzle on ``board``: up to two solutions
+    ((n, H, W), None when unknown), the status dict, and whether the time limit
+    (``seconds``, None: none) left it whole.
+
+    Examples
+    --------
+    >>> import kakuro_np as kn
+    >>> _, status, complete = analyse(Game(kn.parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _")).board)
+    >>> status["text"], complete
+    ('unique, easy (10.1)', True)
+    """
+    from ..grade import grade
+    from ..solve import kakuro
+    if board.mode == "create":
+        n = sums_to_type(board)
+        if n:
+            return None, _status("incomplete", None, f"{n} sum{'s' * (n != 1)} to type"), True
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        puzzle = Puzzle(board.blank, board.down, board.across)
+        solutions = kakuro(puzzle, limit=2, timeout=seconds)
+    except PuzzleError as e:
+        return None, _status("none", None, f"not a puzzle yet: {e}"), True
+    except SolveTimeout:
+        return None, _status("unknown", None, "unknown: the count took too long"), False
+    n = len(solutions)
+    if n != 1:
+        word = "none" if n == 0 else "multiple"
+        said = "no solution" if n == 0 else "multiple solutions"
+        return solutions, _status(word, None, said), True
+    try:
+        g = grade(puzzle, timeout=None if deadline is None else
+                  max(0.0, deadline - time.monotonic()))
+    except SolveTimeout:
+        return solutions, _status("unique", None, "unique; the grade took too long"), False
+    said = f"{g.label} ({g.score:.1f})"
+    return solutions, _status("unique", said, f"unique, {said}"), True
+
+
+def hint_of(board: Board, solutions=None, seconds=None):
+    """The hint for ``board`` as the contract's dict, or ``STUCK``: a "mistake" when the
+    pencil marks leave out a digit of the one solution (``solutions``, when known),
+    else ``explain.hint`` from the digits and marks (SolveTimeout past ``seconds``)."""
+    from ..explain import hint
+    candidates = None
+    if board.marks.any():
+        candidates = np.where((board.marks.any(axis=2) & (board.digits == 0))[:, :, None],
+                              board.marks, True)
+        if solutions is not None and len(solutions) == 1:
+            step = _marks_mistake(board, solutions[0], candidates)
+            if step is not None:
+                return step
+    puzzle = Puzzle(board.blank, board.down, board.across).with_given(board.digits)
+    step = hint(puzzle, candidates=candidates, timeout=seconds)
+    return STUCK if step is None else _step_json(step)
+
+
+def _marks_mistake(board: Board, solution, candidates):
+    """A "mistake" step for cells whose pencil marks leave out their digit, else None."""
+    open_cells = board.blank & (board.digits == 0) & board.marks.any(axis=2)
+    r_idx, c_idx = np.nonzero(open_cells)
+    missing = ~candidates[r_idx, c_idx, solution[r_idx, c_idx] - 1]
+    if not missing.any():
+        return None
+    cells = [[int(r), int(c)] for r, c in zip(r_idx[missing], c_idx[missing])]
+    where = ", ".join(f"({r}, {c})" for r, c in cells)
+    return {"technique": "mistake", "cells": cells, "placed": [], "removed": [],
+            "reason": f"The pencil marks at {where} leave out the digit that belongs there."}
 
 
 def _status(solutions, grade, text) -> dict:

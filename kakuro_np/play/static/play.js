@@ -4,6 +4,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+// The server's secret, which it wrote into the page: every /api/ request sends it.
+const TOKEN = document.querySelector('meta[name="kakuro-token"]').content;
+const API_HEADERS = { "X-Kakuro-Token": TOKEN };
 
 let state = null;          // the last state from the server
 let selected = null;       // [r, c] or null
@@ -18,7 +21,7 @@ let clock = { elapsed: 0, running: false, since: 0 };  // the timer, ticked loca
 // state and shows its error; any other failure shows a message. Answers
 // null when the request failed.
 async function request(method, path, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: { ...API_HEADERS } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -71,6 +74,22 @@ function render(s) {
   drawPanel();
   setClock(s.elapsed, s.running);
   refreshCombos();
+  if (s.status && s.status.solutions === "pending") askAgainSoon();
+}
+
+// While the server is still counting the solutions, ask for the state again each
+// second (in order with the moves, so an older state never overwrites a newer one).
+let askAgain = null;
+function askAgainSoon() {
+  if (askAgain) return;
+  askAgain = setTimeout(() => {
+    askAgain = null;
+    queue = queue.then(async () => {
+      const data = await request("GET", "/api/state");
+      if (data) render(data);
+      return data;
+    });
+  }, 1000);
 }
 
 // Cell size: ~44px, smaller when the grid would not fit the window.
@@ -230,7 +249,8 @@ async function refreshCombos() {
   }
   let data = null;
   try {
-    const res = await fetch("/api/combos?cell=" + selected[0] + "," + selected[1]);
+    const res = await fetch("/api/combos?cell=" + selected[0] + "," + selected[1],
+                            { headers: API_HEADERS });
     data = await res.json();
     if (!res.ok) data = null;
   } catch (err) { data = null; }
