@@ -256,7 +256,7 @@ class Game:
             found = self.known.get(key)
         if found is None or (found[2] is not None and time.monotonic() > found[2]):
             try:
-                worker.run(("status", key), lambda: self._analysed(board, key),
+                worker.run((id(self), "status", key), lambda: self._analysed(board, key),
                            self._wait(until))
             except worker.TooLong:
                 pass
@@ -329,7 +329,7 @@ class Game:
         """``work()`` on the background thread, until the monotonic time ``until``: its
         answer, or None with a message saying why there is none (the time ran out)."""
         try:
-            return worker.run((what, key), work, self._wait(until))
+            return worker.run((id(self), what, key), work, self._wait(until))
         except worker.Busy as e:
             said = f"{what}: {e}"
         except worker.TooLong:
@@ -718,7 +718,8 @@ def analyse(board: Board, seconds=None) -> tuple:
     Examples
     --------
     >>> import kakuro_np as kn
-    >>> _, status, complete = analyse(Game(kn.parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _")).board)
+    >>> game = Game(kn.parse("x ; 4 0 ; 3 0\\n0 3 ; _ ; _\\n0 4 ; _ ; _"))
+    >>> _, status, complete = analyse(game.board)
     >>> status["text"], complete
     ('unique, easy (10.1)', True)
     """
