@@ -17,20 +17,31 @@ result  : what one puzzle came to (``Result``): its count (capped by ``limit``),
 status  : "unique", "multiple" or "none" by the count; "timeout" when the
           puzzle's ``timeout`` passed; "error" when it could not be read or solved.
 workers : processes solving at once (default: every core); 1 solves in the
-          calling process.
+          calling process. They die with the process that started them, however
+          it ends (``_worker_start``).
+results: ``run_batch``'s file, one result a line, each beginning LINE_START;
+          a file of any other kind is refused, never cut.
 """
 
 from __future__ import annotations
 
+import errno
 import glob
 import json
 import os
+import signal
+import stat
+import sys
+import threading
 import time
+import weakref
+from contextlib import closing, contextmanager
 from typing import NamedTuple
 
 import numpy as np
 
 from .errors import PuzzleError
+from .files import output_path, why
 
 #: How many solutions a result keeps when neither ``keep`` nor ``limit`` is given.
 KEEP = 2
@@ -279,7 +290,8 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
     work), a chunk of puzzles a task (``chunk_size``). A worker process that dies (out
     of memory, a signal) is replaced; the puzzles in flight then are tried again each
     in a process of its own, and one whose process dies again is recorded as an
-    error. With a ``scheduler``, on Dask (``solved_on``)."""
+    error. With a ``scheduler``, on Dask (``solved_on``). Closed early (or left by an
+    exception), it kills its workers at once rather than wait for their puzzles."""
     if scheduler is not None:
         from .dist import connected
         with connected(scheduler) as client:
@@ -294,9 +306,8 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
     from concurrent.futures.process import BrokenProcessPool
     todo = chunks(len(listed), workers)[::-1]        # popped from the end: input order
     while todo:
-        pool = _pool(workers)
         running, broken = {}, False
-        try:
+        with _pooled(workers) as pool:
             while (todo or running) and not broken:
                 while todo and len(running) < WINDOW * workers:
                     at = todo.pop()
@@ -316,8 +327,6 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
                         broken = True
                         continue
                     yield from zip(running.pop(future), results)
-        finally:
-            pool.shutdown(cancel_futures=True)
         for i in sorted(i for at in running.values() for i in at):   # each alone once more
             yield i, _alone(listed[i], limit, timeout, keep)
 
@@ -357,14 +366,12 @@ def _solve_chunk(chunk, limit, timeout, keep) -> list:
 def _alone(item, limit, timeout, keep) -> Result:
     """``solve_one`` in a pool of its own; an error Result when its worker dies."""
     from concurrent.futures.process import BrokenProcessPool
-    pool = _pool(1)
-    try:
-        return pool.submit(_solve_chunk, [item], limit, timeout, keep).result()[0]
-    except BrokenProcessPool:
-        return Result(item[0], None, np.zeros((0, 0, 0), np.int8), "error",
-                      "the worker process solving it died (out of memory?)", 0.0, None)
-    finally:
-        pool.shutdown(cancel_futures=True)
+    with _pooled(1) as pool:
+        try:
+            return pool.submit(_solve_chunk, [item], limit, timeout, keep).result()[0]
+        except BrokenProcessPool:
+            return Result(item[0], None, np.zeros((0, 0, 0), np.int8), "error",
+                          "the worker process solving it died (out of memory?)", 0.0, None)
 
 
 def solved_on(client, listed, limit=None, timeout=None, keep=None):
@@ -429,17 +436,96 @@ def _workers(workers) -> int:
     return int(workers)
 
 
+#: The process pools at work, for ``stop``.
+_POOLS = weakref.WeakSet()
+#: Held while a results line is written, so that ``stop`` never cuts one.
+_WRITING = threading.Lock()
+#: Seconds between a worker's looks at its parent where the parent's death cannot signal it.
+WATCH_SECONDS = 0.5
+#: ``prctl``'s option for the signal a process gets when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+
+
 def _pool(workers):
     """A process pool whose workers are forks of this process (the compiled kernels come
-    along, and a script read from stdin works), or spawned where there is no fork."""
+    along, and a script read from stdin works), or spawned where there is no fork. The
+    workers die with this process, whatever ends it (``_worker_start``); on Linux also
+    when the thread that started them ends, so a pool is used by the thread that made it."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    return ProcessPoolExecutor(workers, mp_context=ctx)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
+                               initargs=(os.getpid(),))
+    _POOLS.add(pool)
+    return pool
 
 
-def run_batch(source, out, *, workers=None, scheduler=None, limit=None, timeout=None,
+@contextmanager
+def _pooled(workers):
+    """A pool (``_pool``) for the block, shut down after it. When the block is left by an
+    exception (a signal, the reader of the results gone, the caller's ``close``), its
+    workers are killed first: nothing waits on puzzles no one will read."""
+    pool = _pool(workers)
+    try:
+        yield pool
+    except BaseException:
+        _kill(pool)
+        raise
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _kill(pool) -> None:
+    """Kill a pool's worker processes now; their puzzles are abandoned."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+
+
+def _worker_start(parent: int) -> None:
+    """First thing in each worker process: it dies with the batch's process, whatever ends
+    that (SIGKILL too). On Linux the kernel kills it then (``PR_SET_PDEATHSIG``); elsewhere
+    a thread looks at its parent every WATCH_SECONDS. A parent gone before this ran (the
+    worker then has another) ends it at once. Ctrl-C, sent to the terminal's whole process
+    group, is left to the batch's process, which ends the workers; SIGTERM kills."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _POOLS.clear()                                   # the parent's, not this process's
+    watched = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            watched = ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+    if not watched:
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def stop(grace: float = 2.0) -> None:
+    """End the batches under way, for a signal handler before it exits: a results line
+    being written is let end (for at most ``grace`` seconds) and no other is begun, and
+    the worker processes are killed. The results file then holds whole lines only."""
+    _WRITING.acquire(timeout=grace)
+    for pool in list(_POOLS):
+        _kill(pool)
+
+
+#: How every line ``run_batch`` writes begins (``Result.to_json``'s first key).
+LINE_START = b'{"id": '
+#: Said after a refusal of an output that is not a regular file.
+STDOUT_HINT = "; out=None writes the results to stdout"
+
+
+def run_batch(source, out=None, *, workers=None, scheduler=None, limit=None, timeout=None,
               keep=None, step=None) -> dict:
     """Solve a batch input into the JSON-lines file ``out``; returns how many got each
     status (and "skipped": those ``out`` already had).
@@ -450,46 +536,131 @@ def run_batch(source, out, *, workers=None, scheduler=None, limit=None, timeout=
     line cut short is dropped). ``step(result, written, total)`` is called
     after each line, ``total`` being the puzzles this run solves. ``workers``
     and ``scheduler`` are ``solve_many``'s.
+
+    ``out`` is a regular file or a new path; ``os.devnull`` takes the lines, and
+    None or "-" writes them to stdout (nothing skipped). Refused with a
+    PuzzleError before any puzzle is read (``results_of``): a directory, a device
+    or a FIFO, and a file whose lines are not results lines (it is left as it
+    is). A full disk (or quota) is a PuzzleError "no space left on device", the
+    lines written so far kept; a reader of stdout that left, a BrokenPipeError.
     """
+    done, whole = results_of(out)
     listed = items(source)
-    done = _done_ids(out)
     todo = [item for item in listed if item[0] not in done]
     tally = {"skipped": len(listed) - len(todo)}
     waiting, written = {}, 0
+    f = _appending(out, whole)
     try:
-        f = open(out, "a", encoding="utf-8")
-    except OSError as e:
-        raise PuzzleError(f"cannot write the results: {e.strerror}", source=out) from None
-    with f:
-        for i, result in solved(todo, workers, limit, timeout, keep, scheduler):
-            waiting[i] = result
-            while written in waiting:
-                result = waiting.pop(written)
-                f.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
-                f.flush()
-                written += 1
-                tally[result.status] = tally.get(result.status, 0) + 1
-                if step:
-                    step(result, written, len(todo))
+        with closing(solved(todo, workers, limit, timeout, keep, scheduler)) as results:
+            for i, result in results:
+                waiting[i] = result
+                while written in waiting:
+                    result = waiting.pop(written)
+                    write_line(f, json.dumps(result.to_json(), ensure_ascii=False) + "\n",
+                               out)
+                    written += 1
+                    tally[result.status] = tally.get(result.status, 0) + 1
+                    if step:
+                        step(result, written, len(todo))
+    finally:
+        if out not in (None, "-"):
+            f.close()
     return tally
 
 
-def _done_ids(out) -> set:
-    """The ids of the results file's whole lines; a last line cut short is cut off."""
-    if not os.path.exists(out):
-        return set()
+def results_of(out) -> tuple:
+    """``(ids, whole)``: the ids of a results file's lines, and the length of its whole
+    lines (a last line cut short, by a kill mid-write, lies past it); ``(set(), None)``
+    for stdout (None or "-"), ``os.devnull`` or a new path.
+
+    Told before anything is opened (``files.output_path``): a directory, a device or a
+    FIFO is refused. A file whose lines are not results lines (JSON objects with an id
+    and a status), or whose last line cut short does not begin as one, is refused at
+    the first that is not, read no further and left as it is: it is no results file.
+    Each refusal is a PuzzleError naming ``out``.
+    """
+    if out is None or out == "-" or output_path(out, STDOUT_HINT) != "file":
+        return set(), None
     try:
-        with open(out, "rb+") as f:
-            data = f.read()
-            whole = data.rfind(b"\n") + 1
-            if whole < len(data):                    # killed mid-line
-                f.truncate(whole)
+        fd = os.open(out, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))   # a FIFO never blocks
     except OSError as e:
-        raise PuzzleError(f"cannot read the results: {e.strerror}", source=out) from None
-    ids = set()
-    for line in data[:whole].decode("utf-8", "replace").splitlines():
+        raise PuzzleError(f"cannot read the results: {why(e)}", source=out) from None
+    ids, whole = set(), 0
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):   # replaced since it was looked at
+            raise PuzzleError("is not a regular file" + STDOUT_HINT, source=out)
+        if not LINE_START.startswith(f.read(len(LINE_START))):
+            _not_results(out, 1)                     # another kind of file, at a glance
+        f.seek(0)
+        for n, line in enumerate(f, 1):
+            if not line.endswith(b"\n"):            # killed mid-line, or not ours
+                if not (line.startswith(LINE_START) or LINE_START.startswith(line)):
+                    _not_results(out, n)
+                break
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                obj = None
+            if not (isinstance(obj, dict) and isinstance(obj.get("id"), str)
+                    and "status" in obj):
+                _not_results(out, n)
+            ids.add(obj["id"])
+            whole += len(line)
+    return ids, whole
+
+
+def _not_results(out, n):
+    raise PuzzleError(f"line {n} is not a result of kakuro-np batch: not a results file, left "
+                      "as it is (give --out a results file or a new path)", source=out)
+
+
+def _appending(out, whole):
+    """The results file opened to append lines to (unbuffered: a line a write), cut back to
+    its ``whole`` lines; stdout's binary stream for None or "-"."""
+    if out is None or out == "-":
+        sys.stdout.flush()
+        return sys.stdout.buffer
+    try:
+        f = open(out, "ab", buffering=0)
+    except OSError as e:
+        raise PuzzleError(f"cannot write the results: {why(e)}", source=out) from None
+    try:
+        if whole is not None and whole < os.fstat(f.fileno()).st_size:
+            f.truncate(whole)
+    except OSError as e:
+        f.close()
+        raise PuzzleError(f"cannot write the results: {why(e)}", source=out) from None
+    return f
+
+
+def write_line(f, line: str, out=None) -> None:
+    """Append one results line to the binary file ``f`` and flush it, holding ``_WRITING``.
+    A write that fails (a full disk: "no space left on device") is a PuzzleError naming
+    ``out`` (stdout for None); a reader of stdout that left, a BrokenPipeError, so that the
+    command line ends quietly.
+
+    Examples
+    --------
+    >>> import errno, io
+    >>> class Full(io.RawIOBase):
+    ...     def writable(self): return True
+    ...     def write(self, b): raise OSError(errno.ENOSPC, "No space left on device")
+    >>> write_line(Full(), "{}\\n", "r.jsonl")
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: r.jsonl: cannot write the results: no space left on device
+    """
+    data = memoryview(line.encode("utf-8"))
+    with _WRITING:
         try:
-            ids.add(json.loads(line)["id"])
-        except (ValueError, KeyError, TypeError):
-            continue
-    return ids
+            while data:
+                n = f.write(data)                     # a raw file may take part of it
+                if not n:                             # took nothing: never spin on it
+                    raise OSError(errno.EIO, "the output took none of the line")
+                data = data[n:]
+            f.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise PuzzleError(f"cannot write the results: {why(e)}",
+                              source="stdout" if out in (None, "-") else out) from None

@@ -1,9 +1,12 @@
 """The ``kakuro-np`` command line (also ``python -m kakuro_np``).
 
-Exit status (``EXIT_*``): 0 done; 1 a bug (internal error); 2 bad input or
-usage (one line on stderr, never a traceback); 3 and 4 from ``check`` for
-several solutions and none; 5 when ``solve`` finds too many solutions to print;
-124 for ``--timeout``; 130 for Ctrl-C, which stops at once. With several files,
+Exit status (``EXIT_*``): 0 done, and also when the reader of stdout leaves early
+(the output ends quietly, as Unix tools do); 1 a bug (internal error); 2 bad
+input or usage, or an output that cannot be written (a full disk says "no space
+left on device"), in one line on stderr, never a traceback; 3 and 4 from
+``check`` for several solutions and none; 5 when ``solve`` finds too many
+solutions to print; 124 for ``--timeout``; 130 for Ctrl-C, which stops at once;
+143 for SIGTERM to ``batch``, which ends its workers first. With several files,
 a file that fails is reported on stderr and the others still run; the status is
 the highest of any file's.
 
@@ -23,13 +26,13 @@ import sys
 import threading
 
 from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
-from .files import write_atomic
+from .files import NO_SPACE, output_path, why, write_atomic
 
 # The solver's modules load numba (and the readers numpy), so each function imports what
 # it needs when it runs: ``--help`` and ``kc`` start in a tenth of a second without numba.
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 1, 2, 3, 4
-EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED = 5, 124, 130
+EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 5, 124, 130, 143
 #: How long ``solve`` counts the solutions of a puzzle with too many to print, to say how many.
 COUNT_SECONDS = 10.0
 #: ``grade.LABELS``, written here so the parser does not load the compiled engine.
@@ -167,7 +170,10 @@ class Refusal(Exception):
 def _say(message: str) -> None:
     """One line on stderr, after the lines so far on stdout: a failure, or a word about
     output that may surprise (then the exit status stays 0)."""
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):                    # stdout full or gone: still say it
+        pass
     print(f"kakuro-np: {message}", file=sys.stderr)
 
 
@@ -212,6 +218,8 @@ def _describe(e: BaseException, args) -> tuple:
         message, code = "out of memory; try --limit or --count", EXIT_BAD_INPUT
     elif isinstance(e, (ImportError, ConnectionError)):   # Dask missing or out of reach
         message, code = str(e), EXIT_BAD_INPUT
+    elif isinstance(e, OSError) and e.errno in NO_SPACE:   # writing to stdout
+        message, code = f"cannot write the output: {why(e)}", EXIT_BAD_INPUT
     else:                                            # a bug: still one line
         message = f"internal error ({type(e).__name__}: {e}); please report it"
         code = EXIT_INTERNAL
@@ -570,6 +578,9 @@ def cmd_generate(args) -> int:
 
 
 def cmd_batch(args) -> int:
+    if args.out not in (None, "-"):                  # a device or FIFO: before anything loads
+        output_path(args.out, "; give --out a results file or a new path, or omit it to "
+                                "write the results to stdout")
     from .batch import run_batch
     bar = None
 
@@ -587,7 +598,8 @@ def cmd_batch(args) -> int:
         bar.done()
     skipped = tally.pop("skipped")
     solved = sum(tally.values())
-    _say(f"{args.out}: {_plural(solved, 'puzzle')} solved"
+    _say(f"{'stdout' if args.out in (None, '-') else args.out}: "
+         f"{_plural(solved, 'puzzle')} solved"
          + "".join(f", {n:,} {status}" for status, n in sorted(tally.items()))
          + (f"; {skipped:,} already there" if skipped else ""))
     return EXIT_OK
@@ -723,8 +735,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve Kakuro (cross sums) puzzles: every solution, forced moves, "
                     "combinations, conversions and pictures.",
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
-               "error, 2 bad input, 3/4 from check (several solutions / none), 5 too many "
-               "solutions to print, 124 timeout, 130 interrupted; with several files, the "
+               "error, 2 bad input or an output that cannot be written (a full disk too), "
+               "3/4 from check (several solutions / none), 5 too many solutions to print, "
+               "124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
                "highest of any file's (a bad file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
@@ -847,10 +860,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "status (unique, multiple, none, timeout, error), solutions "
                                    "(comma format), seconds and error. Ids already in --out are "
                                    "skipped, so a killed batch goes on where it stopped; a bad "
-                                   "puzzle records its error and the batch goes on.")
+                                   "puzzle records its error and the batch goes on. Killed or "
+                                   "stopped (Ctrl-C, SIGTERM), it ends its worker processes.")
     p.add_argument("input", metavar="INPUT", help="the puzzles (see above)")
-    p.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                   help="the results file, appended to")
+    p.add_argument("--out", metavar="RESULTS.jsonl",
+                   help="the results file, appended to: a regular file or a new path (a "
+                        "file holding anything but batch results is refused and left as it "
+                        "is; /dev/null discards); without it, or with -, the lines go to "
+                        "stdout and nothing is skipped")
     p.add_argument("--workers", type=_positive, metavar="N",
                    help="processes at once (default: every core)")
     p.add_argument("--limit", type=_positive, metavar="N",
@@ -928,13 +945,31 @@ def _run(args) -> int:
 
 
 def _interrupted(signum=None, frame=None) -> None:
-    """Ctrl-C: one line on stderr and exit 130 at once, whatever is running."""
+    """Ctrl-C: one line on stderr and exit 130 at once, whatever is running (a batch's
+    workers are ended first, ``_stop_batch``)."""
+    _stop_batch()
     try:
         sys.stdout.flush()
     except Exception:                                # the reader left, or a write was cut
         pass
     os.write(2, b"kakuro-np: interrupted\n")
     os._exit(EXIT_INTERRUPTED)
+
+
+def _terminated(signum=None, frame=None) -> None:
+    """SIGTERM to ``batch`` (a job scheduler's stop): its workers ended, one line on stderr
+    and exit 143; the results file keeps whole lines, for the next run to go on from."""
+    _stop_batch()
+    os.write(2, b"kakuro-np: terminated\n")
+    os._exit(EXIT_TERMINATED)
+
+
+def _stop_batch() -> None:
+    """A batch under way lets its line being written end and kills its workers
+    (``batch.stop``); nothing to do when no batch was loaded."""
+    batch = sys.modules.get(f"{__package__}.batch")
+    if batch is not None:
+        batch.stop()
 
 
 def main(argv=None) -> int:
@@ -951,6 +986,8 @@ def main(argv=None) -> int:
         signal.signal(signal.SIGINT, _interrupted)           # before numpy loads, not after
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # read when numpy loads
     args = build_parser().parse_args(argv)
+    if argv is None and args.command == "batch":
+        signal.signal(signal.SIGTERM, _terminated)
     outcome = {}
     worker = threading.Thread(target=lambda: outcome.setdefault("code", _run(args)), daemon=True)
     try:
@@ -960,9 +997,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.flush()
         _interrupted()
+    code = outcome.get("code", EXIT_INTERNAL)        # the work's thread died past _run
     if argv is None:
-        _exit(outcome["code"])
-    return outcome["code"]
+        _exit(code)
+    return code
 
 
 def _exit(code: int) -> None:
@@ -970,7 +1008,7 @@ def _exit(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (BrokenPipeError, ValueError):         # the reader left, or the stream is closed
+        except (OSError, ValueError):                 # the reader left, the disk is full, or closed
             pass
     os._exit(code)
 

@@ -1,5 +1,6 @@
 """Whole collections (``batch``): results in input order, every input kind, errors and
-timeouts recorded, worker deaths survived, and a killed batch resumed to the same file."""
+timeouts recorded, worker deaths survived, and a batch killed (SIGKILL, SIGTERM, SIGINT)
+resumed to the same file. The safety of its output and its workers: test_batch_safety."""
 
 import importlib
 import json
@@ -128,12 +129,14 @@ def _lines(path):
     return [{k: v for k, v in row.items() if k not in ("seconds", "error")} for row in rows]
 
 
-def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path):
+@pytest.mark.parametrize("signum, workers", [(signal.SIGKILL, "1"), (signal.SIGTERM, "2"),
+                                             (signal.SIGINT, "2")])
+def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path, signum, workers):
     grids = [{"id": f"s{i}", "grid": (PUZZLES / f"k{i % 8}.txt").read_text()} for i in range(12)]
     grids.insert(6, {"id": "slow", "grid": OPEN_BLOCK})       # holds the run while it is killed
     (tmp_path / "in.jsonl").write_text("".join(json.dumps(g) + "\n" for g in grids))
     cmd = [sys.executable, "-m", "kakuro_np", "batch", str(tmp_path / "in.jsonl"), "--workers",
-           "1", "--timeout", "2"]
+           workers, "--timeout", "2"]
     whole = tmp_path / "whole.jsonl"
     subprocess.run(cmd + ["--out", str(whole)], check=True, cwd=ROOT, capture_output=True)
     killed = tmp_path / "killed.jsonl"
@@ -142,8 +145,9 @@ def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path):
     while (not killed.exists() or killed.read_text().count("\n") < 6) and \
             time.monotonic() < deadline:
         time.sleep(0.05)
-    run.send_signal(signal.SIGKILL)                           # on the slow puzzle
-    run.wait()
+    run.send_signal(signum)                                   # on the slow puzzle
+    assert run.wait() == {signal.SIGKILL: -signal.SIGKILL, signal.SIGTERM: 143,
+                          signal.SIGINT: 130}[signum]
     assert killed.read_text().count("\n") == 6
     with open(killed, "a") as f:
         f.write('{"id": "slow", "sta')                        # a line cut short
