@@ -657,6 +657,33 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
+def cmd_compile(args) -> int:
+    """Fill the kernel cache: every kernel the solver, counts, checks and explanations may
+    need, a helper process per job, a line (or a bar on a terminal) as each ends."""
+    from .engine import ahead
+    from .dist import cores
+    jobs = args.jobs or cores()
+    bar = None
+
+    def said(name, seconds, done, total):
+        nonlocal bar
+        if sys.stderr.isatty():
+            bar = bar or _Bar(total)
+            bar.step()
+        else:
+            print(f"kakuro-np: compiled {name} ({done}/{total}, {seconds:.1f} s)",
+                  file=sys.stderr, flush=True)
+
+    try:
+        seconds = ahead.compile_all(jobs, said)
+    except RuntimeError as e:
+        raise Refusal(str(e), EXIT_INTERNAL) from None
+    if bar is not None:
+        bar.done()
+    print(f"kernels compiled and cached in {seconds:.1f} s")
+    return EXIT_OK
+
+
 def cmd_kc(args) -> int:
     from .combos import kc
     lengths = [args.length] if args.length is not None else range(1, 10)
@@ -924,6 +951,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="log each request on stderr")
     p.set_defaults(run=cmd_play)
 
+    p = sub.add_parser("compile", help="compile every kernel into the cache, once",
+                       description="Compile the solver's kernels into numba's cache now, so "
+                                   "that no later command compiles (a first run otherwise "
+                                   "compiles what it needs, and counts that in --timeout). "
+                                   "Prints the time it took.")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="kernels compiled at once, a process each (default: every core)")
+    p.set_defaults(run=cmd_compile)
+
     p = sub.add_parser("kc", help="the combinations of distinct digits for a clue",
                        description="Every set of distinct digits 1-9 with the given total.")
     p.add_argument("total", type=_whole(1, 45), metavar="TOTAL", help="the clue, 1 to 45")
@@ -946,8 +982,8 @@ def _run(args) -> int:
 
 def _interrupted(signum=None, frame=None) -> None:
     """Ctrl-C: one line on stderr and exit 130 at once, whatever is running (a batch's
-    workers are ended first, ``_stop_batch``)."""
-    _stop_batch()
+    workers and compiling helpers are ended first, ``_stop_helpers``)."""
+    _stop_helpers()
     try:
         sys.stdout.flush()
     except Exception:                                # the reader left, or a write was cut
@@ -959,17 +995,21 @@ def _interrupted(signum=None, frame=None) -> None:
 def _terminated(signum=None, frame=None) -> None:
     """SIGTERM to ``batch`` (a job scheduler's stop): its workers ended, one line on stderr
     and exit 143; the results file keeps whole lines, for the next run to go on from."""
-    _stop_batch()
+    _stop_helpers()
     os.write(2, b"kakuro-np: terminated\n")
     os._exit(EXIT_TERMINATED)
 
 
-def _stop_batch() -> None:
-    """A batch under way lets its line being written end and kills its workers
-    (``batch.stop``); nothing to do when no batch was loaded."""
+def _stop_helpers() -> None:
+    """Leave no process behind: a batch under way lets its line being written end and
+    kills its workers (``batch.stop``), and the helpers compiling kernels ahead are
+    killed (``ahead.stop_all``); nothing to do for modules not loaded."""
     batch = sys.modules.get(f"{__package__}.batch")
     if batch is not None:
         batch.stop()
+    ahead = sys.modules.get(f"{__package__}.engine.ahead")
+    if ahead is not None:
+        ahead.stop_all()
 
 
 def main(argv=None) -> int:
@@ -1004,7 +1044,9 @@ def main(argv=None) -> int:
 
 
 def _exit(code: int) -> None:
-    """Flush the output and end the process with ``code``, without the interpreter's teardown."""
+    """Flush the output and end the process with ``code``, without the interpreter's teardown
+    (and so without its ``atexit``: the helpers still compiling are killed here)."""
+    _stop_helpers()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

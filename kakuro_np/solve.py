@@ -113,6 +113,7 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     """
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
+    ahead.ready(("model",), deadline)       # with a deadline, compiling counts in it
     packed = packed_entries(puzzle)
     built = build_model(puzzle.blank, puzzle.given, packed.ent_off, packed.ent_cell,
                         packed.ent_sum, np.int64(max_rows), np.int64(deadline))
@@ -183,12 +184,13 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
         raise ValueError(f"order must be 'essay' or 'any', got {order!r}")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
+    kernel, = kakuro_kernels(limit, order)
+    ahead.ready(("model", kernel), deadline)    # with a deadline, compiled in it, in helpers
     m = model(grid, max_rows, deadline)
     H, W = m.puzzle.shape
     if m.status != OK or cap == 0:
         return np.zeros((0, H, W), np.int8)
-    kernel, = kakuro_kernels(limit, order)
-    ahead.wait(kernel)                      # the command line may compile it ahead
+    ahead.ready((kernel,), deadline)        # the command line may compile it ahead
 
     with contextlib.ExitStack() as stack:
         client = None                       # a Dask cluster's, with a scheduler
@@ -243,7 +245,8 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             break
         if checks is None:
             ahead.start("any", "learn")     # an empty cache: they compile meanwhile, while this
-            checks = m.checks()             # process compiles the checks (about 2 minutes in all)
+            ahead.ready(("checks",), deadline)  # process compiles the checks (or, with a
+            checks = m.checks()             # deadline, a helper: about 2 minutes in all)
             checks.seed[:] = root.mask      # the node where the walk thrashed
             checks.root_ns[0] = int(ROOT_CHECK_S * 1e9)     # the root's check first
             continue
@@ -286,7 +289,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH),
     alone, under a second so). The count's turns share one memo. ``after_check``:
     see ``in_turns``.
     """
-    ahead.wait("any")                       # a thrashing search may compile it ahead
+    ahead.ready(("any",), deadline)         # a thrashing search may compile it ahead
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
 
     def hunt(turn, weight):
@@ -359,7 +362,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True,
             if answer is not None:
                 return answer
             if turn > first_turn * (growth if after_check else 1):
-                learner = learner or Learner(m, cap)
+                learner = learner or Learner(m, cap, deadline)
                 if learner.turn(turn, deadline):
                     return learned(learner.found)
         if not (after_check and turn == first_turn):
@@ -472,6 +475,7 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
                          "follow the cluster on its dashboard")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
+    ahead.ready(("model",) + count_kernels(cap), deadline)   # compiled within the deadline
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
@@ -564,8 +568,8 @@ class Learner:
     (True, 40)
     """
 
-    def __init__(self, m, cap):
-        ahead.wait("learn")                 # a thrashing search may compile it ahead
+    def __init__(self, m, cap, deadline=NO_DEADLINE):
+        ahead.ready(("learn",), deadline)   # a thrashing search may compile it ahead
         self.sat, self.mask = sat_of_root(m.root())
         self.found = np.zeros((0, len(m.var_cell)), np.int64)
         self.cap = cap
@@ -600,8 +604,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
     memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo]
     rank = [NO_RANKS]
     kernels = count_kernels(cap)
-    for name in kernels:                    # the command line may compile them ahead
-        ahead.wait(name)
+    ahead.ready(kernels, deadline)          # the command line may compile them ahead
 
     def hunt(turn, weight):
         found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),

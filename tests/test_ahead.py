@@ -2,6 +2,7 @@
 process compiles into the cache that the caller then loads from."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -28,6 +29,7 @@ def thrashing_solve():
 #: The names whose kernels a caller runs before its own: a search thrashes before it checks.
 BEFORE = {"checks": ("search",)}
 CALLERS = {
+    "model": lambda: solve.model(K2),
     "search": lambda: kn.kakuro(K2),
     "checks": thrashing_solve,
     "learn": lambda: solve.Learner(solve.model(K3), 50).turn(100_000, NO_DEADLINE),
@@ -114,3 +116,52 @@ def test_the_helper_fills_an_empty_cache(tmp_path):
                          check=True, timeout=300)
     hits, misses = map(int, out.stdout.split())
     assert (hits, misses) == (1, 0)
+
+
+CHILD_TIMED_OUT = r'''
+import os, sys, time
+import kakuro_np as kn
+started = time.monotonic()
+try:
+    kn.{call}
+    print("answered")
+except kn.SolveTimeout as e:
+    print("timed out", time.monotonic() - started)
+children = set()
+for task in os.listdir("/proc/self/task"):
+    with open(f"/proc/self/task/{{task}}/children") as f:
+        children |= set(f.read().split())
+alive = [pid for pid in children if os.path.exists(f"/proc/{{pid}}")]
+print("children", len(alive))
+'''
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc")
+@pytest.mark.parametrize("call", ["kakuro(%r, timeout=0.5)" % K2,
+                                  "count(%r, timeout=0.5)" % K3])
+def test_a_timeout_counts_the_compile_and_leaves_no_helper(tmp_path, call):
+    """On an empty cache a call with a timeout compiles nothing itself: helpers compile, and
+    when the timeout passes first they are killed and SolveTimeout is raised in time."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", CHILD_TIMED_OUT.format(call=call)], env=env,
+                         capture_output=True, text=True, check=True, timeout=300)
+    said = out.stdout.split("\n")
+    assert said[0].startswith("timed out"), out.stdout + out.stderr
+    assert float(said[0].split()[2]) < 0.5 + 2.0          # the kill and the raise, not a compile
+    assert said[1] == "children 0"
+
+
+def test_ready_without_a_deadline_only_waits(monkeypatch):
+    started = []
+    monkeypatch.setattr(ahead, "start", lambda *names: started.append(names))
+    ahead.ready(("search", "count"), NO_DEADLINE)
+    assert started == [] and ahead._helpers == {}
+
+
+def test_the_compile_command_fills_the_cache_and_says_how_long(capsys):
+    from kakuro_np.cli import main
+    for name in ahead.KERNELS:                  # what the command compiles, here or cached
+        for kernel, types in ahead.kernels_of(name):
+            kernel.compile(types)
+    assert main(["compile", "--jobs", "2"]) == 0
+    assert re.fullmatch(r"kernels compiled and cached in \d+\.\d s\n", capsys.readouterr().out)

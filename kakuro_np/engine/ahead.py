@@ -22,6 +22,12 @@ helper  : ``python -m kakuro_np.engine.ahead NAME``, started by ``start(NAME)`` 
           helper that fails costs nothing but the time: the caller compiles.
 wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
           it is killed); a no-op when none was started.
+ready   : a call with a time limit compiles nothing itself: ``ready(names,
+          deadline)`` has helpers compile what the cache lacks and waits for them
+          until the deadline, then kills them and raises SolveTimeout. Compiling
+          counts in every ``timeout=`` that way, and never runs past it.
+compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
+          (``kakuro-np compile``).
 
 Examples
 --------
@@ -33,12 +39,18 @@ from __future__ import annotations
 import atexit
 import importlib
 import os
+import signal
 import subprocess
 import sys
+import time
 
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
+    "model": (("kakuro_np.engine.entries", "scan_entries", "SCAN_TYPES"),
+              ("kakuro_np.engine.force", "build_forced_tables", "BUILD_TYPES"),
+              ("kakuro_np.engine.perms", "perm_sets", "PERM_SETS_TYPES"),
+              ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
     "checks": (("kakuro_np.engine.search", "new_checks", "NEW_CHECKS_TYPES"),
                ("kakuro_np.engine.search", "search", "checked_search_types")),
@@ -87,13 +99,57 @@ def start(*names: str) -> None:
         if name in _helpers or all(is_cached(kernel) for kernel in dispatchers_of(name)):
             continue
         try:
-            _helpers[name] = subprocess.Popen(
-                [sys.executable, "-m", "kakuro_np.engine.ahead", name], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _helpers[name] = _helper(name)
         except OSError:                        # no interpreter to start: compile here
             continue
         if len(_helpers) == 1:
             atexit.register(stop_all)
+
+
+def _helper(*names: str) -> subprocess.Popen:
+    """A helper process compiling ``names``; on Linux it dies with this process."""
+    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.ahead", *names],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+
+
+def _die_with_parent() -> None:
+    """In a helper before it starts: the kernel kills it when its parent dies (Linux)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def cached(name: str) -> bool:
+    """Whether every kernel of ``name`` is in the cache, or compiled in this process."""
+    return all(kernel.signatures or is_cached(kernel) for kernel in dispatchers_of(name))
+
+
+def ready(names, deadline: int) -> None:
+    """Have the kernels of ``names`` compiled by ``deadline`` (monotonic ns), else raise
+    SolveTimeout (see the glossary); without a deadline, only ``wait`` for each."""
+    from ..errors import SolveTimeout
+    from .jit import NO_DEADLINE
+    if deadline == NO_DEADLINE:
+        for name in names:
+            wait(name)
+        return
+    missing = [name for name in names if name in _helpers or not cached(name)]
+    start(*missing)
+    for name in missing:
+        helper = _helpers.get(name)
+        if helper is None:                     # cached meanwhile, or no helper could start
+            continue
+        try:
+            helper.wait(timeout=max(0.0, (deadline - time.monotonic_ns()) / 1e9))
+        except subprocess.TimeoutExpired:
+            stop_all()
+            raise SolveTimeout("timed out while compiling the solver's kernels (a first run "
+                               "compiles them once; `kakuro-np compile` does it ahead)") from None
+        _helpers.pop(name, None)
 
 
 def wait(name: str) -> None:
@@ -115,6 +171,33 @@ def stop_all() -> None:
         if helper.poll() is None:
             helper.kill()
             helper.wait()
+
+
+def compile_all(jobs: int = 2, said=None) -> float:
+    """Compile every kernel of ``KERNELS`` not yet in the cache, ``jobs`` helpers at once;
+    ``said(name, seconds, done, total)`` after each. Returns the seconds it took.
+
+    Raises RuntimeError naming the kernels whose helper failed.
+    """
+    started = time.monotonic()
+    todo = [name for name in KERNELS if not cached(name)][::-1]
+    total, done, failed, running = len(todo), 0, [], {}
+    while todo or running:
+        while todo and len(running) < max(1, jobs):
+            name = todo.pop()
+            running[name] = (_helper(name), time.monotonic())
+        time.sleep(0.05)
+        for name, (helper, since) in list(running.items()):
+            if helper.poll() is not None:
+                del running[name]
+                done += 1
+                if helper.returncode != 0:
+                    failed.append(name)
+                if said is not None:
+                    said(name, time.monotonic() - since, done, total)
+    if failed:
+        raise RuntimeError(f"compiling {', '.join(failed)} failed")
+    return time.monotonic() - started
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
 
 from ..errors import PuzzleError
 from .jit import kernel
@@ -69,6 +70,13 @@ def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cel
             n_ent += 1
             ent_off[n_ent] = n_cell
     return n_ent, n_cell, 0, 0, 0, 0
+
+
+#: The types ``packed_entries`` calls ``scan_entries`` with: a Puzzle's read-only arrays (see
+#: ``ahead``).
+SCAN_TYPES = (types.Array(types.boolean, 2, "C", readonly=True),
+              types.Array(types.int16, 2, "C", readonly=True),
+              types.Array(types.int16, 2, "C", readonly=True))
 
 
 @kernel

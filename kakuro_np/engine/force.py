@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..combos import LOWEST_DIGIT
-from .jit import (inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset,
-                  kernel, monotonic_ns)
+from .jit import (INT, INTS, ROWS, inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET,
+                  TIMED_OUT, grow, grow_unset, kernel, monotonic_ns)
 from .perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
 from .state import Live, Root, Tables
 from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
@@ -38,6 +38,10 @@ INDEX_MIN = 128
 #: indexed, 0.09 ms; bench/README, 2026-11-26). Its 77 permutation tables, 3.0 M of its
 #: 3.5 M rows, are now kept lazily and not indexed (``perms``): 3.1 M entries.
 INDEX_MAX_ENTRIES = 1 << 25
+
+
+#: The types ``solve.model`` calls ``build_index`` with (see ``ahead``).
+INDEX_TYPES = (INTS, ROWS, INTS, INT, INT, INTS)
 
 
 @kernel
@@ -500,6 +504,10 @@ def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
 #: ``build_forced_tables`` forces before building a table estimated at this many rows or more
 #: (fixed when it compiles).
 FORCE_BEFORE = 32
+
+
+#: The types ``search.build_model`` calls ``build_forced_tables`` with (see ``ahead``).
+BUILD_TYPES = (INTS, INTS, INTS, INTS, INT, INT)
 
 
 @kernel
