@@ -24,8 +24,11 @@ wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
           it is killed); a no-op when none was started.
 ready   : a call with a time limit compiles nothing itself: ``ready(names,
           deadline)`` has helpers compile what the cache lacks and waits for them
-          until the deadline, then kills them and raises SolveTimeout. Compiling
-          counts in every ``timeout=`` that way, and never runs past it.
+          until the deadline, then raises SolveTimeout. Compiling counts in every
+          ``timeout=`` that way, and never runs past it. The helpers go on filling
+          the cache for the next call (which waits for the same helpers), until
+          this process ends: they die with it (``stop_all`` at exit, and the
+          kernel's parent-death signal on Linux).
 compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
           (``kakuro-np compile``).
 
@@ -145,8 +148,7 @@ def ready(names, deadline: int) -> None:
             continue
         try:
             helper.wait(timeout=max(0.0, (deadline - time.monotonic_ns()) / 1e9))
-        except subprocess.TimeoutExpired:
-            stop_all()
+        except subprocess.TimeoutExpired:       # it goes on, for the next call
             raise SolveTimeout("timed out while compiling the solver's kernels (a first run "
                                "compiles them once; `kakuro-np compile` does it ahead)") from None
         _helpers.pop(name, None)
