@@ -24,11 +24,26 @@ light: the command line's ``--help`` and ``kc`` never load numba.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+import os as _os
+import signal as _signal
 import sys
-import types
-from typing import TYPE_CHECKING
+
+
+def _interrupted_early(signum=None, frame=None):
+    """Ctrl-C before the command line's own handler is set (``cli.main``): its one line."""
+    _os.write(2, b"kakuro-np: interrupted\n")
+    _os._exit(130)
+
+
+# Run as the command (the kakuro-np script, or python -m kakuro_np while it is being found),
+# Ctrl-C is one line from the first statement of the package on, not a traceback of an import.
+if sys.argv[:1] == ["-m"] or _os.path.basename(sys.argv[0] if sys.argv else "") == "kakuro-np":
+    _signal.signal(_signal.SIGINT, _interrupted_early)
+
+import importlib  # noqa: E402  (after the handler: an import may take a while on a busy machine)
+import importlib.util  # noqa: E402
+import types  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads on first use
     from .check import CheckResult, check

@@ -11,6 +11,8 @@ A cell that is neither blank nor carries a sum is inactive.
 
 from __future__ import annotations
 
+import reprlib
+
 import numpy as np
 
 from .errors import PuzzleError
@@ -179,8 +181,11 @@ class Puzzle:
         return boxed(self)
 
 
-def check_size(height: int, width: int) -> None:
+def check_size(height: int, width: int, **where) -> None:
     """Raise PuzzleError for a grid with more rows or columns than ``Puzzle.MAX_SIDE``.
+
+    ``where`` (``line=``, ``col=``) places the error in a text, as a header's numbers.
+    The readers call it as soon as a text shows the grid's size, before they read a cell.
 
     Examples
     --------
@@ -189,14 +194,27 @@ def check_size(height: int, width: int) -> None:
     ...
     kakuro_np.errors.PuzzleError: the grid is 201x10, larger than the 200x200 allowed (set kakuro_np.Puzzle.MAX_SIDE to allow more)
     """
+    if height > Puzzle.MAX_SIDE or width > Puzzle.MAX_SIDE:
+        raise too_large(f"the grid is {height}x{width}", **where)
+
+
+def too_large(what: str, **where) -> PuzzleError:
+    """The error for ``what`` (a grid or a row) that passes ``Puzzle.MAX_SIDE``, for a reader
+    to raise when it stops before it knows the grid's size.
+
+    Examples
+    --------
+    >>> str(too_large("row 1 has more than 200 cells", line=1, col=809))
+    '1:809: row 1 has more than 200 cells, larger than the 200x200 allowed (set kakuro_np.Puzzle.MAX_SIDE to allow more)'
+    """
     side = Puzzle.MAX_SIDE
-    if height > side or width > side:
-        raise PuzzleError(f"the grid is {height}x{width}, larger than the {side}x{side} allowed "
-                          f"(set kakuro_np.Puzzle.MAX_SIDE to allow more)")
+    return PuzzleError(f"{what}, larger than the {side}x{side} allowed "
+                       f"(set kakuro_np.Puzzle.MAX_SIDE to allow more)", **where)
 
 
 def _classify(cell, where):
-    """``("inactive"|"blank"|"clue", value)`` for one ``from_rows`` cell."""
+    """``("inactive"|"blank"|"clue", value)`` for one ``from_rows`` cell (shown cut short
+    in errors, as ``reprlib`` does, however large it is)."""
     if isinstance(cell, (str, type(None))):
         text = cell.strip() if isinstance(cell, str) else cell
         if text in INACTIVE_TOKENS:
@@ -205,9 +223,10 @@ def _classify(cell, where):
             return "blank", 0
         if isinstance(text, str) and len(text) == 1 and text in "123456789":
             return "blank", int(text)
-        raise PuzzleError(f"unknown cell {cell!r}: use 'x', '_', a digit or (down, across)", cell=where)
+        raise PuzzleError(f"unknown cell {reprlib.repr(cell)}: use 'x', '_', a digit or "
+                          "(down, across)", cell=where)
     if isinstance(cell, (bool, np.bool_)):
-        raise PuzzleError(f"unknown cell {cell!r}", cell=where)
+        raise PuzzleError(f"unknown cell {reprlib.repr(cell)}", cell=where)
     if isinstance(cell, (int, np.integer)):
         if 0 <= cell <= 9:
             return "blank", int(cell)
@@ -216,9 +235,11 @@ def _classify(cell, where):
         sums = []
         for value in cell:
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-                raise PuzzleError(f"clue sums must be whole numbers, got {cell!r}", cell=where)
+                raise PuzzleError(f"clue sums must be whole numbers, got {reprlib.repr(cell)}",
+                                  cell=where)
             sums.append(int(value))
         if any(s < 0 or s > 45 for s in sums):
             raise PuzzleError(f"clue sums must be 0-45, got {tuple(sums)}", cell=where)
         return ("clue", tuple(sums)) if any(sums) else ("inactive", None)
-    raise PuzzleError(f"unknown cell {cell!r}: use 'x', '_', a digit or (down, across)", cell=where)
+    raise PuzzleError(f"unknown cell {reprlib.repr(cell)}: use 'x', '_', a digit or (down, across)",
+                      cell=where)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.jit import OK
+from kakuro_np.engine.jit import OK, THRASHING
 from kakuro_np.engine.force import apply_row, propagate, start_state
 from kakuro_np.engine.search import EMPTY, WITNESSED, check_node, hunt_near, search
 from strategies import filled_puzzles, runs
@@ -35,9 +35,15 @@ def solutions(p, check_after, hunt_nodes=solve.CHECK_HUNT, limit=solve.NO_LIMIT)
     """The digits per variable of the solutions ``search`` finds: with checks after
     ``check_after`` nodes without a solution, or without checks (``check_after`` NEVER)."""
     m = solve.model(p)
+    if m.status != OK:                  # forced moves refute it: no search (as in kakuro)
+        return np.zeros((0, len(m.var_cell)), np.int8)
     checks = None if check_after == NEVER else m.checks(hunt_nodes)
     found = search(m.root(), np.int64(limit), True, np.int64(solve.NO_LIMIT),
                    np.int64(check_after), checks)
+    if found.status == THRASHING and checks is None:   # CHECK_AFTER_NS (2 s) with no solution,
+        found = search(m.root(), np.int64(limit), True,  # on a slow machine or a hard example:
+                       np.int64(solve.NO_LIMIT),         # on with checks, which cut only
+                       np.int64(check_after), m.checks(hunt_nodes))  # branches with none
     assert found.status == OK
     return found.digits
 

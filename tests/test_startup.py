@@ -338,3 +338,31 @@ def test_a_first_solve_says_it_compiles(copy):
     assert first.returncode == 0 and first.stderr == cli.COMPILING + "\n"
     again = subprocess.run(run, cwd=copy, env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and again.stderr == "" and again.stdout == first.stdout
+
+
+def test_two_processes_saving_one_kernel_keep_each_signatures_code(tmp_path, monkeypatch):
+    """numba picks a saved signature's data file from the index it read: two saves at once
+    (helpers beside the caller, the suite's two workers) both took ``.1.nbc``, and the index
+    then gave one signature the other's machine code. With the cache lock each save reads
+    the index the last one wrote. Two threads stand for the processes (``flock`` holds
+    between open files, as between processes); a slow index write widens the window."""
+    import threading
+    import time
+    from numba.core.caching import IndexDataCacheFile
+    assert jit.lock_numba_cache()
+    real_save_index = IndexDataCacheFile._save_index
+
+    def slow_save_index(self, overloads):
+        time.sleep(0.2)
+        real_save_index(self, overloads)
+
+    monkeypatch.setattr(IndexDataCacheFile, "_save_index", slow_save_index)
+    files = [IndexDataCacheFile(str(tmp_path), "probe.probe-1", ("stamp", 1)) for _ in range(2)]
+    saves = [threading.Thread(target=f.save, args=((f"signature {i}",), f"code {i}"))
+             for i, f in enumerate(files)]
+    for t in saves:
+        t.start()
+    for t in saves:
+        t.join()
+    fresh = IndexDataCacheFile(str(tmp_path), "probe.probe-1", ("stamp", 1))
+    assert [fresh.load((f"signature {i}",)) for i in range(2)] == ["code 0", "code 1"]

@@ -26,6 +26,15 @@ cache guard : numba keys each cached kernel on its own source file only, so a
               files and writes the new stamp, so every kernel compiles afresh. It
               never stops the import: a read-only install or a race with another
               process (any ``OSError``) just skips it.
+cache lock  : numba's cache is not safe when two processes save kernels of one
+              function at once (an index read, a data file named, the index
+              written, then the data: two processes saving two signatures may
+              both take the name ``.1.nbc``, and the index then points one
+              signature at the other's machine code, which crashes when loaded).
+              Helpers compile beside the caller and beside each other (``ahead``,
+              ``kakuro-np compile``), and so do the two workers of the test suite,
+              so each save holds an exclusive ``flock`` on a lock file beside the
+              function's index, and each load a shared one (``lock_numba_cache``).
 when_compiling : a hook for the first kernel that is not in the cache, so the
               command line can say that it compiles (once, about 10 s).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
@@ -168,8 +177,37 @@ def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
         return False
 
 
+def lock_numba_cache() -> bool:
+    """Make numba's cache saves and loads hold a file lock beside each function's index (see
+    the glossary's cache lock); False where there is no ``fcntl`` (nothing changes)."""
+    try:
+        import fcntl
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:                         # not POSIX, or numba moved it
+        return False
+    if getattr(IndexDataCacheFile, "_kakuro_np_locked", False):
+        return True
+
+    def locked(method, how):
+        def run(self, *args):
+            try:
+                lock = open(self._index_path + ".lock", "a")
+            except OSError:                     # a read-only cache: numba saves nothing
+                return method(self, *args)
+            with lock:
+                fcntl.flock(lock, how)
+                return method(self, *args)      # closing the file drops the lock
+        return run
+
+    IndexDataCacheFile.save = locked(IndexDataCacheFile.save, fcntl.LOCK_EX)
+    IndexDataCacheFile.load = locked(IndexDataCacheFile.load, fcntl.LOCK_SH)
+    IndexDataCacheFile._kakuro_np_locked = True
+    return True
+
+
 #: Whether this import found the kernels' sources changed and cleared their cache.
 CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
+lock_numba_cache()
 
 kernel = numba.njit(cache=True, nogil=True)
 inline_kernel = numba.njit(cache=True, nogil=True, inline="always")

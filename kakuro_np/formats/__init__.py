@@ -70,6 +70,17 @@ Decisions on the corners the sources leave open
   is an error.
 - jboxed: a row may end with ``;``. The writer ends rows so when the grid has
   one column, which would otherwise show no ``;`` to detect.
+- Size: a text holds at most ``MAX_TEXT`` bytes (16 MiB). Every reader takes time
+  and memory in proportion to it, and refuses a grid larger than
+  ``Puzzle.MAX_SIDE`` as soon as the text shows one, before it reads a cell: at
+  a header's numbers, at the count of the lines and of row 1's cells, at the
+  JSON row or cell past the limit, at a URL's width and height. The error says
+  the grid's size where the text shows it whole ("the grid is 201x10"), else
+  names the row or cell the reader stopped at.
+- json: lists and objects nested deeper than ``jsongrid.MAX_DEPTH`` (32), a
+  number longer than ``MAX_NUMBER`` (40) characters, and more values than three
+  for each cell of the largest grid are bad JSON; the first two are named at
+  the document's start (with the place of the number), the last at the value.
 """
 
 from __future__ import annotations
@@ -86,12 +97,13 @@ from .comma import parse_comma, write_comma
 from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
-from .puzzlink import looks_like_url, parse_puzzlink, write_puzzlink
-from .text import _HEADER, _PLACES, _UNDERSCORES, MAX_TEXT, _content, _lines, _no_puzzle, decode
+from .puzzlink import _parse_url, looks_like_url, parse_puzzlink, write_puzzlink
+from .text import (_PLACES, MAX_TEXT, _Lines, _header_fields, _is_underscores, _no_puzzle, _tokens,
+                   decode)
 
 FORMATS = ("jboxed", "backslash", "pipe", "comma", "json", "puzzlink")
 _READERS = {"jboxed": parse_jboxed, "backslash": parse_backslash, "pipe": parse_pipe,
-            "comma": parse_comma, "json": parse_json, "puzzlink": parse_puzzlink}
+            "comma": parse_comma, "json": parse_json, "puzzlink": _parse_url}
 _WRITERS = {"jboxed": write_jboxed, "backslash": write_backslash, "pipe": write_pipe,
             "comma": write_comma, "json": write_json, "puzzlink": write_puzzlink}
 
@@ -182,9 +194,9 @@ def parse(text, format=None) -> Puzzle:
     True
     """
     text = decode(text)
-    if not text.strip():
+    if not text or text.isspace():
         raise _no_puzzle()
-    return _reader(format or detect(text))(text)
+    return _reader(format or _detect(text))(text)
 
 
 def detect(text) -> str:
@@ -203,11 +215,15 @@ def detect(text) -> str:
     >>> detect("  https://puzz.link/p?kakuro/2/2/n4334\\n")
     'puzzlink'
     """
-    text = decode(text)
-    content = _content(_lines(text))
-    if not content:
+    return _detect(decode(text))
+
+
+def _detect(text: str) -> str:
+    """``detect`` for text already decoded."""
+    lines = _Lines(text)
+    if (top := lines.get(0)) is None:
         raise _no_puzzle()
-    n, line = content[0]
+    n, line = top
     first = line.strip()
     if looks_like_url(first):
         return "puzzlink"
@@ -217,10 +233,10 @@ def detect(text) -> str:
         return "jboxed"
     if "|" in first:
         return "pipe"
-    header = _HEADER.fullmatch(line)
+    header = _header_fields(line)
     if header:
-        later = content[1][1] if len(content) > 1 else ""
-        return "backslash" if header[3] or _looks_backslash(later) else "comma"
+        later = (lines.get(1) or (0, ""))[1]
+        return "backslash" if len(header) == 3 or _looks_backslash(later) else "comma"
     if _looks_backslash(line):
         return "backslash"
     raise PuzzleError(f"cannot tell the format of '{first[:30]}' (tried {', '.join(FORMATS)}); "
@@ -228,7 +244,9 @@ def detect(text) -> str:
 
 
 def _looks_backslash(line: str) -> bool:
-    return any("\\" in t or t in ("x", "X") or _UNDERSCORES.fullmatch(t) for t in line.split())
+    """Whether a token of ``line`` is a backslash cell (only so many as a row may hold are read)."""
+    return any("\\" in t or t in ("x", "X") or _is_underscores(t)
+               for _, t in _tokens(line, Puzzle.MAX_SIDE + 1))
 
 
 def taking_text(verb):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-
 from ..puzzle import Puzzle
 from ..tokens import cell_tokens
-from .text import (_UNDERSCORES, _build, _clue, _content, _given, _header, _lines, _no_puzzle,
-                   _row, _split_clue, _text, _tokens, _under_header)
+from .text import (_Lines, _clue, _given, _grid, _header, _is_underscores, _no_puzzle, _split_clue,
+                   _text, _under_header, _word_fields)
 
 
 def parse_backslash(text: str) -> Puzzle:
@@ -22,24 +20,21 @@ def parse_backslash(text: str) -> Puzzle:
     >>> p.shape, p.given.tolist()[2], p.down.tolist()[0], p.across.tolist()[1]
     ((3, 3), [0, 0, 2], [0, 4, 3], [3, 0, 0])
     """
-    lines = _lines(text)
-    start = next((i for i, (_, line) in enumerate(lines) if line), None)
-    if start is None:
+    lines = _Lines(text)
+    first = lines.get(0)
+    if first is None:
         raise _no_puzzle()
-    n, line = lines[start]
-    header = _header(n, line)
+    header = _header(*first)
     if header is None:
-        body = list(itertools.takewhile(lambda n_line: n_line[1], lines[start:]))
-    else:
-        body = _under_header(n, line, header[0], _content(lines[start + 1:]), free_text_after=True)
-    rows = [_row(n, line, _tokens(line), _backslash_cell) for n, line in body]
-    return _build(rows, None if header is None else header[1])
+        return _grid(lines, lines.block(), _word_fields, _backslash_cell)
+    body = _under_header(lines, header[0], free_text_after=True)
+    return _grid(body, header[0], _word_fields, _backslash_cell, header[1])
 
 
 def _backslash_cell(token: str, n: int, col: int):
     if "\\" in token:
         return _clue(token, "\\", n, col)
-    if token in ("x", "X") or _UNDERSCORES.fullmatch(token):
+    if token in ("x", "X") or _is_underscores(token):
         return "_"
     return _given(token, n, col, "backslash")
 

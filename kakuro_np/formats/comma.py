@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..errors import PuzzleError
 from ..puzzle import Puzzle
 from ..tokens import cell_tokens
-from .text import (_build, _clue, _content, _given, _header, _lines, _no_puzzle, _row, _split_clue,
-                   _text, _tokens, _under_header)
+from .text import (_Lines, _clue, _given, _grid, _header, _no_puzzle, _split_clue, _text,
+                   _under_header, _word_fields)
 
 
 def parse_comma(text: str) -> Puzzle:
@@ -17,16 +17,16 @@ def parse_comma(text: str) -> Puzzle:
     >>> parse_comma("2 3\\n- 16, 3,\\n,23 0 7").given.tolist()
     [[0, 0, 0], [0, 0, 7]]
     """
-    content = _content(_lines(text))
-    if not content:
+    lines = _Lines(text)
+    first = lines.get(0)
+    if first is None:
         raise _no_puzzle()
-    n, line = content[0]
-    header = _header(n, line)
+    header = _header(*first)
     if header is None:
         raise PuzzleError("a comma file starts with a 'ROWS COLS' header line, such as '10 12'",
-                          line=n, col=1)
-    body = _under_header(n, line, header[0], content[1:], free_text_after=False)
-    return _build([_row(n, line, _tokens(line), _comma_cell) for n, line in body], header[1])
+                          line=first[0], col=1)
+    body = _under_header(lines, header[0], free_text_after=False)
+    return _grid(body, header[0], _word_fields, _comma_cell, header[1])
 
 
 def _comma_cell(token: str, n: int, col: int):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..puzzle import Puzzle
 from ..tokens import cell_tokens
-from .text import (_build, _choices, _clue, _content, _fields, _given, _lines, _row, _split_clue,
+from .text import (_Lines, _choices, _clue, _fields, _given, _grid, _no_puzzle, _split_clue,
                    _text)
 
 
@@ -22,9 +22,15 @@ def parse_pipe(text: str) -> Puzzle:
     >>> p.given.tolist(), p == parse_pipe("|\\\\|\\\\4|\\\\3|\\n|\\\\3|1||\\n|\\\\4|||")
     ([[0, 0, 0], [0, 1, 0], [0, 0, 0]], True)
     """
-    content = _content(_lines(text))
-    bordered = _pipe_bordered([line for _, line in content])
-    return _build([_row(n, line, _pipe_fields(line, bordered), _pipe_cell) for n, line in content])
+    lines = _Lines(text)
+    height = len(lines)
+    if not height:
+        raise _no_puzzle()
+    # A grid of more rows than MAX_SIDE is refused; its width, in the message, is judged
+    # by the borders of its first MAX_SIDE + 1 rows.
+    rows = [lines[k] for k in range(min(height, Puzzle.MAX_SIDE + 1))]
+    bordered = _pipe_bordered([line for _, line in rows])
+    return _grid(rows, height, lambda line, limit: _pipe_fields(line, bordered, limit), _pipe_cell)
 
 
 def _pipe_bordered(lines: list) -> bool:
@@ -32,11 +38,13 @@ def _pipe_bordered(lines: list) -> bool:
     return all(len(s := line.strip()) >= 2 and s[0] == s[-1] == "|" for line in lines)
 
 
-def _pipe_fields(line: str, bordered: bool) -> list:
+def _pipe_fields(line: str, bordered: bool, limit: int = -1) -> tuple:
+    """``(count, fields)``: a row's cells, counted, and at most ``limit + 1`` of them split."""
     if not bordered:
-        return _fields(line, "|")
+        return line.count("|") + 1, _fields(line, "|", limit=limit)
     start, end = line.index("|") + 1, line.rindex("|")
-    return _fields(line[start:end], "|", offset=start)
+    inner = line[start:end]
+    return inner.count("|") + 1, _fields(inner, "|", offset=start, limit=limit)
 
 
 def _pipe_cell(token: str, n: int, col: int):
@@ -59,11 +67,12 @@ def pipe_marks(text: str) -> np.ndarray:
     [[], [1, 2], [1, 2]]
     """
     puzzle = parse_pipe(text)                       # checks every cell and choice
-    content = _content(_lines(text))
-    bordered = _pipe_bordered([line for _, line in content])
+    lines = _Lines(text)
+    rows = [lines[k] for k in range(puzzle.shape[0])]
+    bordered = _pipe_bordered([line for _, line in rows])
     marks = np.zeros(puzzle.shape + (9,), bool)
-    for r, (_, line) in enumerate(content):
-        for c, (_, token) in enumerate(_pipe_fields(line, bordered)):
+    for r, (_, line) in enumerate(rows):
+        for c, (_, token) in enumerate(_pipe_fields(line, bordered)[1]):
             if "\\" not in token and "(" in token:
                 inside = token.partition("(")[2].partition(")")[0]
                 marks[r, c, [int(d) - 1 for d in inside.split(",") if d.strip()]] = True

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import PuzzleError
 from ..puzzle import Puzzle
-from .text import _content, _lines, _no_puzzle, _number, _shown, decode
+from .text import _Lines, _is_digits, _no_puzzle, _number, _shown, _shown_text, decode
 
 #: The sum each value character stands for.
 _VALUES = {**{str(d): d for d in range(10)}, **{chr(ord("a") + i): 10 + i for i in range(10)},
@@ -60,8 +60,10 @@ _CELLS_HINT = ("a cell is k-z (1-16 blank cells), '.' (a black cell) or two sums
                "(0-9, a-j = 10-19, A-Z = 20-45, '-' = none)")
 _SUM_HINT = "a sum is 0-9, a-j (10-19), A-Z (20-45) or '-' (none)"
 _SHAPE = "kakuro/WIDTH/HEIGHT/BODY"
-#: A first line that is a puzz.link address (any puzzle type, so the reader names the wrong one).
-_URLISH = re.compile(r"\s*(?:https?://|[\w-]+(?:\.[\w-]+)+/[^\s?]*\?|kakuro/)", re.IGNORECASE)
+#: A first line that is a puzz.link address (any puzzle type, so the reader names the wrong one);
+#: a host name's labels and their number, and the path, are bounded, so a long line costs little.
+_URLISH = re.compile(r"\s*(?:https?://|[\w-]{1,63}(?:\.[\w-]{1,63}){1,126}/[^\s?]{0,255}\?|kakuro/)",
+                     re.IGNORECASE)
 
 
 def looks_like_url(line: str) -> bool:
@@ -84,13 +86,18 @@ def parse_puzzlink(text) -> Puzzle:
     >>> p.shape, p.down[0].tolist(), p.across[:, 0].tolist()
     ((3, 3), [0, 4, 3], [0, 3, 4])
     """
-    text = decode(text)
-    content = _content(_lines(text))
-    if not content:
+    return _parse_url(decode(text))
+
+
+def _parse_url(text: str) -> Puzzle:
+    """``parse_puzzlink`` for text already decoded."""
+    lines = _Lines(text)
+    first, second = lines.get(0), lines.get(1)
+    if first is None:
         raise _no_puzzle()
-    n, line = content[0]
-    if len(content) > 1:
-        m, extra = content[1]
+    n, line = first
+    if second is not None:
+        m, extra = second
         raise PuzzleError("a puzz.link puzzle is one URL on one line, but more text follows it",
                           line=m, col=len(extra) - len(extra.lstrip()) + 1)
     start = len(line) - len(line.lstrip())
@@ -140,7 +147,7 @@ class _Url:
     def size(self, text: str, at: int, what: str) -> int:
         if not text:
             raise self.error(f"the {what} is missing; expected {_SHAPE}", at)
-        if not re.fullmatch(r"[0-9]+", text):
+        if not _is_digits(text):
             raise self.error(f"the {what} '{_shown_text(text)}' is not a whole number; "
                              f"expected {_SHAPE}", at)
         value = _number(text)
@@ -202,10 +209,6 @@ class _Url:
         if ch not in _VALUES:
             raise self.error(f"'{ch}' is not a sum: {_SUM_HINT}", at + i)
         return _VALUES[ch]
-
-
-def _shown_text(text: str) -> str:
-    return text if len(text) <= 20 else text[:20] + "..."
 
 
 def write_puzzlink(puzzle: Puzzle) -> str:

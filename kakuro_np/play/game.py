@@ -341,6 +341,13 @@ class Game:
             self.wrong, self.hint_shown, self.message = [], None, said
         return None
 
+    def _played(self) -> tuple:
+        """``(board, version, puzzle with the player's digits)``, read under the lock (play
+        mode only): what a question to the library is asked of."""
+        with self.lock:
+            self._mode_is("play")
+            return self.board, self.version, self.puzzle.with_given(self.board.digits)
+
     def _current(self, version: int, what: str) -> bool:
         """Whether the board is still the one ``what`` was asked of (say so when not);
         under the lock."""
@@ -462,10 +469,7 @@ class Game:
         digits placed (undoable); a digit no solution allows is a mistake to fix first."""
         from ..solve import reduce
         until = self._until()
-        with self.lock:
-            self._mode_is("play")
-            b, version = self.board, self.version
-            puzzle = self.puzzle.with_given(b.digits)
+        b, version, puzzle = self._played()
         reduced = self._ask("the pencil marks", _board_key(b),
                             lambda: reduce(puzzle, timeout=self.work_seconds), until)
         with self.lock:
@@ -492,10 +496,7 @@ class Game:
         """Mark the digits no solution has; say how the digits stand."""
         from ..check import check
         until = self._until()
-        with self.lock:
-            self._mode_is("play")
-            b, version = self.board, self.version
-            puzzle = self.puzzle.with_given(b.digits)
+        b, version, puzzle = self._played()
         result = self._ask("the check", _board_key(b),
                            lambda: check(puzzle, limit=2, timeout=self.work_seconds), until)
         with self.lock:
