@@ -24,7 +24,7 @@ demo: install
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
 test: install chromium
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow" --durations=15
 
 # The play page's tests drive Debian's Chromium (no browser download); installed when missing.
 chromium:
