@@ -36,7 +36,7 @@ cache lock  : numba's cache is not safe when two processes save kernels of one
               so each save holds an exclusive ``flock`` on a lock file beside the
               function's index, and each load a shared one (``lock_numba_cache``).
 when_compiling : a hook for the first kernel that is not in the cache, so the
-              command line can say that it compiles (once, about 10 s).
+              command line can say that it compiles (once; see ``cli.COMPILING``).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
 NO_DEADLINE : a deadline that never comes.
 constants   : a module global a kernel reads is frozen into its machine code
