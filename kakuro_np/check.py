@@ -103,13 +103,14 @@ class CheckResult(NamedTuple):
         return head + f"; {n}{more} solution{'s' * (n != 1 or bool(more))} {verb}"
 
 
-def _left(deadline: int):
-    """Seconds until ``deadline`` (None: no deadline); SolveTimeout once it has passed."""
+def _left(deadline: int, doing: str = "checking the digits"):
+    """Seconds until ``deadline`` (None: no deadline); SolveTimeout once it has passed,
+    saying it timed out while ``doing``."""
     if deadline == NO_DEADLINE:
         return None
     left = deadline - monotonic_ns()
     if left <= 0:
-        raise SolveTimeout("timed out while checking the digits")
+        raise SolveTimeout(f"timed out while {doing}")
     return left / 1e9
 
 

@@ -17,7 +17,6 @@ label    : easy (levels 0-1), medium (2-3), hard (4-5), expert (6, or any fan-ou
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
 import numpy as np
@@ -26,7 +25,6 @@ from .explain import technique_counts
 from .engine import ahead
 from .engine.jit import NO_DEADLINE, OK, deadline_ns, kernel
 from .engine.search import count_fanouts as count_fanouts_kernel
-from .errors import SolveTimeout
 from .techniques import NAMES
 
 #: The level of each technique of the ladder.
@@ -108,18 +106,19 @@ def grade(grid, *, timeout=None) -> Grade:
     >>> g.techniques
     {'no repeats': 4, 'lone square': 1, 'unique combination': 2}
     """
+    from .check import _left
     from .formats import as_puzzle
     deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
     status, techniques = technique_counts(puzzle)
-    _in_time(deadline)
+    _left(deadline, "grading")
     hardest = max(techniques, key=LEVELS.get, default=None)
     level = LEVELS[hardest] if hardest else 0
     effort = sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items())
     fanouts, solutions = 0, int(status == "solved")
     if status == "stuck":
         fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS, deadline)
-        _in_time(deadline)
+        _left(deadline, "grading")
     if fanouts:
         score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
         label = LABELS[-1]
@@ -145,12 +144,6 @@ def ladder_score(technique):
         level = max(level, TECHNIQUE_LEVEL[t])
         effort += TECHNIQUE_WEIGHT[t]
     return logic_score(level, effort)
-
-
-def _in_time(deadline: int) -> None:
-    """SolveTimeout once ``deadline`` (monotonic ns) has passed."""
-    if time.monotonic_ns() > deadline:
-        raise SolveTimeout("the grade took longer than its timeout")
 
 
 def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
