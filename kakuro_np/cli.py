@@ -128,8 +128,17 @@ def _say_when_compiling() -> None:
     """From now on, print ``COMPILING`` once if a kernel not in the cache starts compiling."""
     global _notice_armed
     if not _notice_armed:
+        from .engine.ahead import when_waiting
         from .engine.jit import when_compiling
-        when_compiling(lambda: print(COMPILING, file=sys.stderr, flush=True))
+        said = []
+
+        def say():                                   # once, whoever compiles
+            if not said:
+                said.append(True)
+                print(COMPILING, file=sys.stderr, flush=True)
+
+        when_compiling(say)
+        when_waiting(say)
         _notice_armed = True
 
 

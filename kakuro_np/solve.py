@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import first_run
 from .combos import LOWEST_DIGIT, candidate_grid
 from .engine import ahead
 from .dist import cores
@@ -185,6 +186,11 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
     kernel, = kakuro_kernels(limit, order)
+    if scheduler is None:                   # an empty cache: the essay may answer meanwhile
+        grid, answer = _while_compiling(grid, ("model", kernel), cap, deadline, max_rows,
+                                        max_bytes if limit is None else None)
+        if answer is not None:
+            return answer[0]
     ahead.ready(("model", kernel), deadline)    # with a deadline, compiled in it, in helpers
     m = model(grid, max_rows, deadline)
     H, W = m.puzzle.shape
@@ -221,6 +227,44 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
+
+
+def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
+    """``(puzzle, answer)``: the essay's answer while helpers compile the kernels ``names``
+    that are not in the cache (``first_run``), or None when they all are or it gave up.
+
+    ``answer`` is ``(digits, complete)`` of at most ``cap`` solutions
+    (``first_run.essay_answer``), kept only when it answers the question: ``cap``
+    solutions, or all of them. With ``max_bytes`` (``kakuro()`` without a limit) every
+    solution is asked for, and an answer kept only within the bytes (and
+    ``first_run.MOST_SOLUTIONS``). The puzzle's runs are checked first, as the
+    engine checks them (``PuzzleError``).
+    """
+    from .formats import as_puzzle
+    if not first_run.ENABLED or all(ahead.cached(name) for name in names):
+        return grid, None
+    puzzle = as_puzzle(grid)
+    packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
+    ahead.start(*names)
+    need_all = max_bytes is not None or cap > first_run.MOST_SOLUTIONS
+    if max_bytes is not None:
+        H, W = puzzle.shape
+        cap = max(1, max_bytes // (2 * int(puzzle.blank.sum()) + H * W + 1))
+    cap = min(cap, first_run.MOST_SOLUTIONS)
+    polled = [0.0]
+
+    def compiled():                         # the helpers are done: the engine answers
+        now = time.monotonic()
+        if now - polled[0] < 0.05:
+            return False
+        polled[0] = now
+        return all(ahead.cached(name) for name in names)
+
+    ends = min(deadline, time.monotonic_ns() + int(first_run.ESSAY_SECONDS * 1e9))
+    answer = first_run.essay_answer(puzzle, cap, ends, compiled, max_rows)
+    if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
+        return puzzle, None
+    return puzzle, answer
 
 
 def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
@@ -475,6 +519,11 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
                          "follow the cluster on its dashboard")
     deadline = deadline_ns(timeout)
     cap = _limit(limit)
+    if scheduler is None and progress is None:  # an empty cache: the essay may answer meanwhile
+        grid, answer = _while_compiling(grid, ("model",) + count_kernels(cap), cap, deadline,
+                                        max_rows)
+        if answer is not None:
+            return len(answer[0])
     ahead.ready(("model",) + count_kernels(cap), deadline)   # compiled within the deadline
     m = model(grid, max_rows, deadline)
     if m.status != OK or cap == 0:

@@ -330,10 +330,15 @@ def test_bad_input_on_a_cold_cache_is_still_one_line(copy):
 
 
 @pytest.mark.slow
-def test_a_first_solve_says_it_compiles(copy):
-    run = [sys.executable, "-m", "kakuro_np", "solve", str(PUZZLES / "k2.txt")]
+def test_a_first_solve_answers_from_the_essay_or_says_it_compiles(copy):
     env = {**os.environ, "PYTHONPATH": str(copy)}
     env.pop("NUMBA_CACHE_DIR", None)
+    k2 = [sys.executable, "-m", "kakuro_np", "solve", str(PUZZLES / "k2.txt")]
+    first = subprocess.run(k2, cwd=copy, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0 and first.stderr == ""          # the essay answered at once
+    block = copy / "block.txt"                  # tables past first_run.MOST_ROWS: the engine
+    block.write_text("\n".join(["x" + " ; 45 0" * 9] + ["0 45" + " ; _" * 9] * 9) + "\n")
+    run = [sys.executable, "-m", "kakuro_np", "solve", "--limit", "1", str(block)]
     first = subprocess.run(run, cwd=copy, env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0 and first.stderr == cli.COMPILING + "\n"
     again = subprocess.run(run, cwd=copy, env=env, capture_output=True, text=True, timeout=600)

@@ -50,7 +50,7 @@ import time
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
-    "model": (("kakuro_np.engine.entries", "scan_entries", "SCAN_TYPES"),
+    "model": (("kakuro_np.engine.entries", "_scan_runs", "SCAN_TYPES"),
               ("kakuro_np.engine.force", "build_forced_tables", "BUILD_TYPES"),
               ("kakuro_np.engine.perms", "perm_sets", "PERM_SETS_TYPES"),
               ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
@@ -69,6 +69,21 @@ KERNELS = {
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 _helpers: dict[str, subprocess.Popen] = {}
+#: Called once, the first time a caller waits for a helper still at work (``when_waiting``).
+_on_wait = []
+
+
+def when_waiting(say) -> None:
+    """Call ``say()`` once, the first time a caller waits for a helper that is still compiling
+    (the command line says then that it compiles, as ``jit.when_compiling`` does for a
+    compile in the process itself)."""
+    _on_wait[:] = [say]
+
+
+def _waiting(helper) -> None:
+    """Before a wait for ``helper``: the ``when_waiting`` call, once, if it still runs."""
+    if _on_wait and helper.poll() is None:
+        _on_wait.pop()()
 
 
 def dispatchers_of(name: str) -> list:
@@ -146,6 +161,7 @@ def ready(names, deadline: int) -> None:
         helper = _helpers.get(name)
         if helper is None:                     # cached meanwhile, or no helper could start
             continue
+        _waiting(helper)
         try:
             helper.wait(timeout=max(0.0, (deadline - time.monotonic_ns()) / 1e9))
         except subprocess.TimeoutExpired:       # it goes on, for the next call
@@ -159,6 +175,7 @@ def wait(name: str) -> None:
     helper = _helpers.pop(name, None)
     if helper is None:
         return
+    _waiting(helper)
     try:
         helper.wait(timeout=WAIT_S)
     except subprocess.TimeoutExpired:

@@ -19,7 +19,7 @@ import numpy as np
 from numba import types
 
 from ..errors import PuzzleError
-from .jit import kernel
+from .jit import INT, INTS, kernel
 from .jposs import var_entries
 
 # Error codes returned by the scan kernel, with the message each stands for.
@@ -72,30 +72,32 @@ def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cel
     return n_ent, n_cell, 0, 0, 0, 0
 
 
-#: The types ``packed_entries`` calls ``scan_entries`` with: a Puzzle's read-only arrays (see
-#: ``ahead``).
-SCAN_TYPES = (types.Array(types.boolean, 2, "C", readonly=True),
-              types.Array(types.int16, 2, "C", readonly=True),
-              types.Array(types.int16, 2, "C", readonly=True))
+#: The types ``packed_entries`` calls ``_scan_runs`` with: C-ordered copies of a Puzzle's
+#: arrays, the flag and counts as int64 (see ``ahead``).
+SCAN_TYPES = (types.boolean[:, ::1], types.int16[:, ::1], INT, INTS, INTS, INTS, INT, INT)
 
 
-@kernel
-def scan_entries(blank, down, across):
-    """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, n_across, code, r, c, n)``."""
+def scan_entries(blank, down, across, scan_runs=_scan_runs):
+    """Packed entries of a grid: ``(ent_off, ent_cell, ent_sum, n_across, code, r, c, n)``.
+
+    The across runs, then the down runs (``_scan_runs`` on the transposed grid), each
+    pass on C-ordered copies, so that one compile serves both. ``scan_runs`` may be
+    ``_scan_runs.py_func``: the same scan, interpreted, compiling nothing (a first run
+    checks the runs so while the kernels compile, ``first_run``).
+    """
     H, W = blank.shape
     most = 2 * H * W + 1
     ent_off = np.zeros(most, np.int64)
     ent_cell = np.zeros(2 * H * W, np.int64)
     ent_sum = np.zeros(most, np.int64)
-    # both passes on C-ordered copies, the flag and counts as int64: one compile of _scan_runs
-    n_ent, n_cell, code, r, c, n = _scan_runs(blank.copy(), across.copy(), np.int64(0),
-                                              ent_off, ent_cell, ent_sum, np.int64(0),
-                                              np.int64(0))
+    n_ent, n_cell, code, r, c, n = scan_runs(np.array(blank, order="C"),
+                                             np.array(across, order="C"), 0, ent_off,
+                                             ent_cell, ent_sum, 0, 0)
     n_across = n_ent
     if code == 0:
-        n_ent, n_cell, code, r, c, n = _scan_runs(np.ascontiguousarray(blank.T),
-                                                  np.ascontiguousarray(down.T), np.int64(1),
-                                                  ent_off, ent_cell, ent_sum, n_ent, n_cell)
+        n_ent, n_cell, code, r, c, n = scan_runs(np.array(blank.T, order="C"),
+                                                 np.array(down.T, order="C"), 1, ent_off,
+                                                 ent_cell, ent_sum, n_ent, n_cell)
     return ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent], n_across, code, r, c, n
 
 
@@ -107,10 +109,12 @@ class Packed(NamedTuple):
     n_across: int
 
 
-def packed_entries(puzzle) -> Packed:
-    """The packed entries of a Puzzle, raising PuzzleError on a malformed run."""
+def packed_entries(puzzle, compiled=True) -> Packed:
+    """The packed entries of a Puzzle, raising PuzzleError on a malformed run; unless
+    ``compiled``, scanned by the interpreter (see ``scan_entries``)."""
     ent_off, ent_cell, ent_sum, n_across, code, r, c, n = scan_entries(
-        puzzle.blank, puzzle.down, puzzle.across)
+        puzzle.blank, puzzle.down, puzzle.across,
+        _scan_runs if compiled else _scan_runs.py_func)
     if code:
         raise PuzzleError(_ERRORS[code].format(n=n), cell=(int(r), int(c)))
     return Packed(ent_off, ent_cell, ent_sum, int(n_across))

@@ -209,8 +209,31 @@ def lock_numba_cache() -> bool:
 CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
 lock_numba_cache()
 
-kernel = numba.njit(cache=True, nogil=True)
-inline_kernel = numba.njit(cache=True, nogil=True, inline="always")
+def _plain_calls(dispatcher):
+    """Have ``dispatcher`` compile one body for a value's type, whatever the value: a call
+    from another kernel with a constant (``f(root, True)``, ``g(x, 128)``) otherwise
+    compiles a specialisation of its own (``Literal[bool](True)``), beside the one for
+    ``bool``, and so does every kernel below it (see the glossary's literals)."""
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args),
+                     {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def kernel(func):
+    """``numba.njit(cache=True, nogil=True)``, compiled for plain types (see the glossary)."""
+    return _plain_calls(numba.njit(cache=True, nogil=True)(func))
+
+
+def inline_kernel(func):
+    """A kernel numba inlines into each caller (see the glossary)."""
+    return _plain_calls(numba.njit(cache=True, nogil=True, inline="always")(func))
+
+
 #: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors
 #: (offsets, variables, masks) and int8 table rows, each C-ordered and writable.
 INT, INTS, ROWS = types.int64, types.int64[::1], types.int8[:, ::1]

@@ -1,0 +1,131 @@
+"""A first run's answer while the kernels compile: the essay, in numpy, for a few seconds.
+
+On an empty cache the engine's kernels take half a minute or more to compile
+(bench/README, issue 48). Most puzzles people solve do not need them: the
+essay's verbs in plain numpy (``essay``: the same tables, the same fixpoint and
+the same fan-out, so the same solutions in the same order) solve a published
+puzzle in a few milliseconds to a tenth of a second. So when the kernels a
+question needs are not in the cache, ``kakuro()`` and ``count()`` have helper
+processes compile them (``engine.ahead``) and meanwhile ask the essay, for at
+most ESSAY_SECONDS. If the essay answers, that is the answer, the same as the
+engine's; if it does not in time (a grid that thrashes, tables too big, too
+many solutions) or the helpers finish first, the engine answers as ever, from
+the kernels the helpers compiled. Compiling then costs what it cost before,
+less the core the essay held for at most ESSAY_SECONDS.
+
+Glossary
+--------
+essay walk : the essay's ``solve`` (force to the fixpoint, fan out over the
+             smallest table, rows in order) as a loop over a stack of row
+             iterators, stopping after ``cap`` solutions, when told to stop, or
+             past its deadline.
+gave up    : the walk returns None: the engine answers instead.
+
+Examples
+--------
+>>> import kakuro_np as kn
+>>> digits, complete = essay_answer(kn.read("puzzles/k3.txt"), 2, NO_DEADLINE)
+>>> digits.shape, complete
+((2, 10, 10), False)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from . import essay
+from .engine.jit import NO_DEADLINE
+
+#: Whether ``kakuro()`` and ``count()`` ask the essay while their kernels compile (the tests
+#: of the engine turn it off, so that they test the engine on an empty cache too).
+ENABLED = True
+#: The longest the essay is asked, in seconds (the published-style bench set: 65 ms on
+#: average, 184 ms at most).
+ESSAY_SECONDS = 3.0
+#: The most table rows the essay builds (an estimate from the combinations, before it
+#: builds them): past it, the engine's narrower tables answer.
+MOST_ROWS = 2_000_000
+#: The most solutions the essay lists when asked for all of them.
+MOST_SOLUTIONS = 10_000
+
+
+def rows_bound(sums, lengths) -> int:
+    """An upper bound on the essay's table rows: per entry, its combinations times the
+    orders of each (``essay.kc``).
+
+    Examples
+    --------
+    >>> rows_bound([3, 45], [2, 9])
+    362882
+    """
+    total = 0
+    for s, n in zip(sums, lengths):
+        ways = math.factorial(n) * (len(essay.kc(int(s), int(n))) if s > 0 else 9)
+        total += ways
+    return total
+
+
+def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
+                 max_rows: int = MOST_ROWS):
+    """The first ``cap`` solutions of ``puzzle`` in the essay's order, by the essay in numpy.
+
+    Returns ``(digits, complete)``: an ``(n, H, W)`` int8 array of ``n <= cap``
+    solutions and whether they are all there are; or None when it gave up: its
+    tables would pass ``max_rows`` (or MOST_ROWS), ``stop()`` said so, or the
+    monotonic deadline ``deadline`` (ns) passed. The puzzle's runs must be valid
+    (``engine.entries.packed_entries`` raises for those that are not).
+    """
+    H, W = puzzle.shape
+    x, sums = essay.entries(puzzle)
+    if not x:
+        return np.zeros((min(cap, 1), H, W), np.int8), True
+    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS):
+        return None
+    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
+    try:
+        y = essay.jposs(x, sums, ends)
+        if np.any(puzzle.given):
+            y = essay.keep_givens(x, y, puzzle.given)
+        found, complete = _walk(x, y, cap, ends, stop)
+    except essay.Timeout:
+        return None
+    if found is None:
+        return None
+    out = np.zeros((len(found), H * W), np.int8)
+    for n, tables in enumerate(found):
+        for cells, t in zip(x, tables):
+            out[n, cells] = t[0]
+    return out.reshape(-1, H, W), complete
+
+
+def _walk(x, y, cap, ends, stop):
+    """The essay walk (see the glossary): ``(solutions, complete)``, or ``(None, False)``
+    when ``stop()`` said so; ``essay.Timeout`` past ``ends`` (a perf_counter time)."""
+    found = []
+    stack = [iter((y,))]
+    while stack and len(found) < cap:
+        branch = next(stack[-1], None)
+        if branch is None:
+            stack.pop()
+            continue
+        if stop() or time.perf_counter() > ends:
+            return None, False
+        p = essay.force_until_fixed(x, branch, ends)
+        n = np.array([len(t) for t in p])
+        if (n == 0).any():
+            continue
+        if (n == 1).all():
+            found.append(p)
+            continue
+        j = int(np.argmin(n + (n == 1) * n.max()))          # as ``essay.solve`` picks it
+        stack.append(_branches(p, j))
+    return found, not stack
+
+
+def _branches(p, j):
+    """The tables ``p`` with table ``j`` cut to each of its rows in turn: the fan-out."""
+    for row in p[j]:
+        yield p[:j] + [row[None, :]] + p[j + 1:]
