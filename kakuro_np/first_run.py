@@ -26,7 +26,7 @@ Examples
 >>> import kakuro_np as kn
 >>> digits, complete = essay_answer(kn.read("puzzles/k3.txt"), 2, NO_DEADLINE)
 >>> digits.shape, complete
-((2, 10, 10), False)
+((2, 11, 11), False)
 """
 
 from __future__ import annotations
