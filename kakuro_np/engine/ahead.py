@@ -74,9 +74,10 @@ _on_wait = []
 
 
 def when_waiting(say) -> None:
-    """Call ``say()`` once, the first time a caller waits for a helper that is still compiling
-    (the command line says then that it compiles, as ``jit.when_compiling`` does for a
-    compile in the process itself)."""
+    """Call ``say()`` once, the first time a caller without a time limit waits for a helper
+    that is still compiling (the command line says then that it compiles, as
+    ``jit.when_compiling`` does for a compile in the process itself; with a time limit, the
+    timeout's message says it)."""
     _on_wait[:] = [say]
 
 
@@ -161,7 +162,6 @@ def ready(names, deadline: int) -> None:
         helper = _helpers.get(name)
         if helper is None:                     # cached meanwhile, or no helper could start
             continue
-        _waiting(helper)
         try:
             helper.wait(timeout=max(0.0, (deadline - time.monotonic_ns()) / 1e9))
         except subprocess.TimeoutExpired:       # it goes on, for the next call

@@ -21,7 +21,6 @@ import numpy as np
 
 from .force import live_rows, pick_entry, start_state
 from .jit import kernel
-from .state import Root
 
 
 @kernel
@@ -60,12 +59,11 @@ def children(m, mask) -> tuple:
     >>> [c.tolist() for c in below]            # 1 2 / 2 1 on top, then forced below
     [[1, 2, 3, 3], [2, 1, 3, 3]]
     """
-    node = np.array(mask, np.int64)
-    emptied, k, rows = branch_rows(Root(m.ent_off, m.ent_var, node, m.rows, m.tab_off,
-                                          m.idx_off, m.idx_row, m.fit_mask))
+    root = m._replace(mask=np.asarray(mask, np.int64)).root()    # a copy: left at the fixpoint
+    emptied, k, rows = branch_rows(root)
     if emptied >= 0:
         return None, []
-    return node, list(row_children(m, node, k, rows))
+    return root.mask, list(row_children(m, root.mask, k, rows))
 
 
 def row_children(m, mask, k, rows=None):
