@@ -45,7 +45,8 @@ def one(size, seed, climb_stall, tries):
     t = time.perf_counter()
     try:
         p, drawn = gen.unique_puzzle(np.random.default_rng(seed), size, size,
-                                     gen.DEFAULT_DENSITY, "rotational", 2, tries, climb_stall)
+                                     gen.DEFAULT_DENSITY, "rotational", 2, tries,
+                                     climb_stall=climb_stall)
     except kn.PuzzleError:
         return None
     dt = time.perf_counter() - t

@@ -508,8 +508,8 @@ def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min
                          tries, label=grade)[0]
 
 
-def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, climb_stall=CLIMB_STALL,
-                  label=None):
+def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
+                  climb_stall=CLIMB_STALL, label=None):
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
     climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
     orbit = orbits(rows, cols, symmetry)

@@ -357,7 +357,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH),
     return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
 
 
-def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, hunting=True,
+def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True,
              after_check=False):
     """The answer of the first turn that gives one, in rounds of turns that grow.
 
@@ -708,7 +708,7 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
         return pieces
 
     answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if cap >= NO_LIMIT else count_turn,
-                      len, "hunt" in kernels)
+                      len, hunting="hunt" in kernels)
     if not isinstance(answer, np.ndarray):  # the hunt's or the learning's
         return answer
     pieces = answer
