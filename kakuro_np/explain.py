@@ -21,9 +21,10 @@ import numpy as np
 
 from .engine import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
+from .engine.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
 from .engine.entries import entry_variables, packed_entries
 from .engine.jit import NO_DEADLINE, deadline_ns
-from .techniques import CONTRADICTION, N_TECHNIQUES, NAMES, PAUSED, SOLVED, STUCK, climb
+from .techniques import N_TECHNIQUES, NAMES, climb
 
 
 # -- a solve by logic, step by step ---------------------------------------------

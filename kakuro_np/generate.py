@@ -34,6 +34,7 @@ import numpy as np
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
 from .engine.anyorder import hunt_root
+from .engine.codes import SOLVED
 from .engine.entries import entry_variables, packed_entries
 from .engine.jit import NO_DEADLINE, kernel
 from .engine.jposs import narrow_masks
@@ -42,7 +43,7 @@ from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
 from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits,
                      row_runs, set_orbit)
 from .puzzle import Puzzle
-from .techniques import SOLVED, climb
+from .techniques import climb
 
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
 FILL_STEPS_PER_CELL = 50

@@ -21,10 +21,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .explain import technique_counts
 from .engine import ahead
-from .engine.jit import NO_DEADLINE, OK, deadline_ns, kernel
+from .engine.codes import OK
+from .engine.jit import NO_DEADLINE, deadline_ns, kernel
 from .engine.search import count_fanouts as count_fanouts_kernel
+from .explain import technique_counts
 from .techniques import NAMES
 
 #: The level of each technique of the ladder.

@@ -29,12 +29,13 @@ from .engine import ahead
 from .dist import cores
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
-from .engine.counting import (COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, count_pieces,
-                              count_split, counted_solutions, knuth_estimates, wide_value)
+from .engine.codes import (COUNT_TIMED_OUT, MEMO_FULL, OK, OUT_OF_NODES, OVER_BUDGET,
+                           THRASHING, TIMED_OUT)
+from .engine.counting import (count_pieces, count_split, counted_solutions, knuth_estimates, wide_value)
 from .engine.dissect import cut_ranks
 from .engine.entries import packed_entries
 from .engine.force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
-from .engine.jit import NO_DEADLINE, OK, OVER_BUDGET, THRASHING, TIMED_OUT, deadline_ns
+from .engine.jit import NO_DEADLINE, deadline_ns
 from .engine.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
 from .engine.perms import perm_sets
 from .engine.search import build_model, fixpoint_masks, new_checks, search

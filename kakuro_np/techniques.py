@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+from .engine.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
 from .engine.jit import INT, INTS, kernel, sort_ints
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
@@ -61,9 +62,6 @@ INFO = {
     COMBINATION_PLACEMENT: ("rest", "open cells"),
     JOINT_POSSIBILITIES: ("ways to fill the open cells", "rest", "open cells"),
 }
-#: What the ladder came to: every cell decided, no technique helps, a cell
-#: was left with no candidate, or ``max_steps`` steps were taken.
-SOLVED, STUCK, CONTRADICTION, PAUSED = 0, 1, 2, 3
 #: HIGHEST_DIGIT[s]: the largest digit of digit set ``s`` (0 for the empty set).
 HIGHEST_DIGIT = np.array([s.bit_length() for s in range(512)], np.int64)
 

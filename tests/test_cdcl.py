@@ -11,7 +11,8 @@ from kakuro_np.engine.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _assign,
                                    _sums_conflict, _sums_explain, sat_of, sat_solve)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.sums import network_of, sums_feasible
-from kakuro_np.engine.jit import NO_DEADLINE, OK
+from kakuro_np.engine.codes import OK
+from kakuro_np.engine.jit import NO_DEADLINE
 from strategies import filled_puzzles, satisfies
 
 BUDGET = 10**6

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.jit import OK, THRASHING
+from kakuro_np.engine.codes import CONTRADICTION, OK, THRASHING, WITNESSED
 from kakuro_np.engine.force import apply_row, propagate, start_state
-from kakuro_np.engine.search import EMPTY, WITNESSED, check_node, hunt_near, search
+from kakuro_np.engine.search import check_node, hunt_near, search
 from strategies import filled_puzzles, runs
 
 NEVER = 10**15
@@ -154,7 +154,7 @@ def test_a_check_answers_what_enumeration_does_and_its_witness_is_a_solution_bel
     before = live.mask.copy(), live.nalive.copy()
     said = check_node(np.int64(1), checks, tables, live, np.int64(NEVER))
     assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
-    assert (said == EMPTY) == (not below)
+    assert (said == CONTRADICTION) == (not below)
     if said == WITNESSED:
         _assert_a_solution_below(m, checks.witness[1], live, below)
 

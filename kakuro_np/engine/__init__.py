@@ -7,7 +7,8 @@ The stages, in the order the data flows (``kakuro_np.essay`` states each in plai
 Modules
 -------
 jit       : kernel conventions (``kernel``, ``inline_kernel``), the cache guard,
-            ``Status``, the clock, array helpers (``grow``, ``copy_into``, ``sort_ints``).
+            the clock, array helpers (``grow``, ``copy_into``, ``sort_ints``).
+codes     : every code a kernel returns (``Status`` and the rest), one meaning per name.
 state     : the records the kernels share: ``Root`` (a puzzle's tables as the
             public verbs pass them), ``Tables`` (fixed once built) and ``Live``
             (the node the search stands on).

@@ -33,11 +33,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .codes import WALKED
 from .force import pick_entry, start_state
 from .jit import FLOATS, INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
-from .trail import WALKED, Trail, cut_to, trail_for, open_level, step
+from .trail import Trail, cut_to, trail_for, open_level, step
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).
 SUMS_FAILED = np.iinfo(np.int64).max

@@ -65,13 +65,12 @@ import numpy as np
 from numba.core import types
 
 from .anyorder import luby
+from .codes import SAT_NO, SAT_UNKNOWN, SAT_YES
 from .force import start_state
 from .jit import INT, INTS, NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
 from .state import ROOT
 from .sums import Network, mask_bounds, network_of, sums_feasible
 
-#: What ``sat_solve`` says: a solution (in ``witness``), none, or the budget ran out.
-SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
 #: Room for learned clauses, and for their literals (``np.empty``: only what is used is
 #: resident).
 LEARNT_CLAUSES = 1 << 16

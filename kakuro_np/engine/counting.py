@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..combos import LOWEST_DIGIT, POPCOUNT
+from .codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
 from .dissect import LEAF
 from .force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
 from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
@@ -44,9 +45,6 @@ from .trail import Trail, cell_trail_for, close_level, next_row, open_cell_level
 ORDERED_PIECE = 24
 #: ... on grids of at most this many entries (the decomposition takes E * E bytes).
 ORDERED_MOST_ENTRIES = 4096
-#: What a count returns instead of a number when the deadline passed, when its nodes ran
-#: out, or when its growable memo is full (see ``memo``: grow it and count again).
-COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = -1, -2, -3
 
 
 @kernel

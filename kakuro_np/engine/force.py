@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..combos import LOWEST_DIGIT
-from .jit import (INT, INTS, ROWS, inline_kernel, CONTRADICTION, NO_DEADLINE, OK, OVER_BUDGET,
-                  TIMED_OUT, grow, grow_unset, kernel, monotonic_ns)
+from .codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
+from .jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
 from .perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
 from .state import Live, Root, Tables
 from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries

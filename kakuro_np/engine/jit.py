@@ -43,9 +43,7 @@ constants   : a module global a kernel reads is frozen into its machine code
               when it compiles (the cache guard recompiles after an edit); the
               numbers a caller may tune are arguments, or read by Python code at
               call time (``solve.CHECK_AFTER``, ``MAX_ROWS``, ...).
-status      : what a kernel run came to (``Status``): ``OK``, ``CONTRADICTION`` (no
-              solution), ``OVER_BUDGET`` (tables past ``max_rows``),
-              ``TIMED_OUT`` (the deadline passed) or ``THRASHING``.
+status      : what a kernel run came to: see ``codes``.
 """
 
 from __future__ import annotations
@@ -54,7 +52,6 @@ import hashlib
 import os
 import re
 import time
-from enum import IntEnum
 
 import numba
 import numpy as np
@@ -264,16 +261,6 @@ def when_compiling(say) -> None:
 NO_DEADLINE = np.iinfo(np.int64).max
 
 
-class Status(IntEnum):
-    """What a kernel run came to (the kernels use the int copies below)."""
-    OK = 0              #: done
-    CONTRADICTION = 1   #: no solution
-    OVER_BUDGET = 2     #: the tables would pass ``max_rows``
-    TIMED_OUT = 3       #: the deadline passed
-    THRASHING = 4       #: the search without checks went too long without a solution
-
-
-OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(s) for s in Status)
 _CLOCK_ID = getattr(time, "CLOCK_MONOTONIC", None)
 
 if _CLOCK_ID is not None:

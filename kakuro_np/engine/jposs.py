@@ -17,7 +17,8 @@ import numpy as np
 
 from ..combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM,
                      POPCOUNT)
-from .jit import NO_DEADLINE, OK, OVER_BUDGET, TIMED_OUT, grow, grow_unset, kernel, monotonic_ns
+from .codes import OK, OVER_BUDGET, TIMED_OUT
+from .jit import NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
 from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 FREE = 0

@@ -26,13 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..combos import LOWEST_DIGIT, POPCOUNT, SUM_SETS
+from .codes import NO_REPAIR, REPAIRED, REPAIR_BUDGET
 from .jit import kernel
 
 #: The most free cells a repair looks over; past that a hunt does better.
 REPAIR_MAX_CELLS = 200
-#: What ``repair_search`` says: a repair was found, none exists with these pins, or the
-#: node budget ran out.
-REPAIRED, NO_REPAIR, REPAIR_BUDGET = 1, 0, -1
 
 
 @kernel

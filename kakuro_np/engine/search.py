@@ -18,7 +18,7 @@ near   : the cells of a check's node within some rings of entries of where its
          parent's witness stops fitting (see ``repair``); a near hunt pins the
          others to the witness (``hunt_near``).
 status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET``, ``TIMED_OUT`` or
-         ``THRASHING`` (see ``jit.Status``).
+         ``THRASHING`` (see ``codes``).
 
 The search visits the branches in the essay's order: at each node it takes the
 entry with the fewest live rows above one (ties to the lower index) and tries
@@ -39,24 +39,20 @@ from numba.core import types
 
 from ..combos import ALL_DIGITS, POPCOUNT
 from .anyorder import Hunter, hunt, new_hunter
-from .cdcl import SAT_NO, SAT_UNKNOWN, SAT_YES, Sat, sat_of, sat_solve
-from .counting import (COUNT_TIMED_OUT, Tally, components, count_state, new_tally,
-                       state_solution)
+from .cdcl import Sat, sat_of, sat_solve
+from .codes import (CONTRADICTION, COUNT_TIMED_OUT, OK, SAT_NO, SAT_UNKNOWN, SAT_YES,
+                    SOLVABLE, THRASHING, TIMED_OUT, WALKED, WITNESSED)
+from .counting import Tally, components, count_state, new_tally, state_solution
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
-from .jit import (INT, NO_DEADLINE, OK, THRASHING, TIMED_OUT, copy_into, grow, inline_kernel,
-                  kernel, monotonic_ns)
+from .jit import INT, NO_DEADLINE, copy_into, grow, inline_kernel, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .repair import free_ring, repair_steps
 from .state import ROOT
 from .sums import network_of, sums_feasible
-from .trail import (WALKED, cut_to, depth, open_level, rebuild_node, step,
-                    trail_for)
+from .trail import cut_to, depth, open_level, rebuild_node, step, trail_for
 
-#: What ``check_node`` says of a node: a solution below it is in its witness, there is
-#: one below it, there is none, or the deadline passed.
-WITNESSED, SOLVABLE, EMPTY, CHECK_TIMED_OUT = 2, 1, 0, -1
 #: How many times more nodes each turn of a check's hunt has than the last.
 CHECK_GROWTH = 4
 #: The shortest turn of a check's count, in nanoseconds.
@@ -117,7 +113,7 @@ def consistent(mask, witness):
 
 class Found(NamedTuple):
     """What ``search`` found: ``found`` solutions, their ``digits`` per variable (when
-    stored), the ``nodes`` visited, and the ``status`` (see ``jit.Status``)."""
+    stored), the ``nodes`` visited, and the ``status`` (see ``codes``)."""
     found: int
     digits: np.ndarray
     nodes: int
@@ -259,7 +255,7 @@ def check_node(node, checks, tables, live, deadline):
     (``sums``). Else the pieces the parent's solution fits keep its digits
     (``pin_fitting_pieces``): only the misfit ones are looked at, by
     ``check_turns``. Returns WITNESSED (yes, a solution is in
-    ``witness[node]``), SOLVABLE (yes), EMPTY (no) or CHECK_TIMED_OUT (the
+    ``witness[node]``), SOLVABLE (yes), CONTRADICTION (no) or TIMED_OUT (the
     deadline passed), and sets ``has_witness[node]``.
     """
     witness, has_witness = checks.witness, checks.has_witness
@@ -274,7 +270,7 @@ def check_node(node, checks, tables, live, deadline):
         has_witness[node] = True
         return WITNESSED
     if not sums_feasible(checks.hunter.sums, live.mask):
-        return EMPTY
+        return CONTRADICTION
     if not parent_witnessed:
         checks.hunter.guide[:] = 0
     else:
@@ -327,9 +323,9 @@ def check_turns(node, checks, tables, live, deadline, repairable):
         checks.tally.work[0] = np.iinfo(np.int64).max
         c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
         if c == COUNT_TIMED_OUT and turn_end == deadline:
-            return CHECK_TIMED_OUT
+            return TIMED_OUT
         if c == 0:
-            return EMPTY
+            return CONTRADICTION
         if c > 0:
             if state_solution(tables, live, checks.tally, deadline, witness[node]) > 0:
                 has_witness[node] = True
@@ -352,7 +348,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
             has_witness[node] = True
             return WITNESSED
         if said == SAT_NO:
-            return EMPTY
+            return CONTRADICTION
         began = monotonic_ns()
         found, exhausted, _ = hunt(tables, live, checks.hunter, witness[node:node + 1],
                                    np.int64(1), turn, deadline)
@@ -360,7 +356,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
             has_witness[node] = True
             return WITNESSED
         if exhausted:
-            return EMPTY
+            return CONTRADICTION
         spent = monotonic_ns() - began
         turn = max(turn, 1) * CHECK_GROWTH
 
@@ -369,7 +365,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
 def check_root(checks, tables, live, deadline):
     """The check of the root (``check_node``) at the search's start, up to ``deadline``:
     WITNESSED, with its solution in ``checks.given`` (later checks of the root take
-    it at once), EMPTY, SOLVABLE or CHECK_TIMED_OUT.
+    it at once), CONTRADICTION, SOLVABLE or TIMED_OUT.
 
     The sums are tested on the masks ``checks.seed`` first: the hunt tries rows
     nearest the flow of the last sums test first, so from the node where a walk
@@ -389,9 +385,9 @@ def check_path(trail, checks, tables, live, deadline, whole):
     """Check the nodes on the trail's path from the top (``check_node``), and cut the first
     with no solution below it; unless ``whole``, only the node the search stands on.
 
-    Returns what the last check said: EMPTY when the node has no solution below
+    Returns what the last check said: CONTRADICTION when the node has no solution below
     it (a node of the path above it is cut: the search then goes on with the next
-    row of the cut node's parent, or ends if it was the root), CHECK_TIMED_OUT,
+    row of the cut node's parent, or ends if it was the root), TIMED_OUT,
     or a solution lies below the node the search stands on. Inlined into
     ``search``, its one caller, as ``check_turns`` is into ``check_node``: numba
     compiles each kernel with the whole tree of kernels it calls, so a level less
@@ -403,9 +399,9 @@ def check_path(trail, checks, tables, live, deadline, whole):
         if whole:
             rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
         c = check_node(a, checks, tables, live, deadline)
-        if c == EMPTY and whole:
+        if c == CONTRADICTION and whole:
             cut_to(trail, a)
-        if c == EMPTY or c == CHECK_TIMED_OUT or a == d:
+        if c == CONTRADICTION or c == TIMED_OUT or a == d:
             return c
         a += 1
 
@@ -460,7 +456,7 @@ def search(root, limit, store, deadline, check_after, checks):
         said = check_root(checks, tables, live,
                           min(deadline, monotonic_ns() + checks.root_ns[0]))
         checks.root_ns[0] = 0
-        if said == EMPTY:
+        if said == CONTRADICTION:
             return Found(0, solutions[:0], 1, OK)
         if said != WITNESSED:
             return Found(0, solutions[:0], 1, THRASHING)
@@ -516,9 +512,9 @@ def search(root, limit, store, deadline, check_after, checks):
             # thrashing: check the path from the top, then each new node
             c = check_path(trail, checks, tables, live, deadline, not checking)
             checking = True
-            if c == CHECK_TIMED_OUT:
+            if c == TIMED_OUT:
                 return Found(found, solutions[:found], nodes, TIMED_OUT)
-            at_node = c != EMPTY
+            at_node = c != CONTRADICTION
     return Found(found, solutions[:found], nodes, OK)
 
 

@@ -46,11 +46,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .codes import WALKED
 from .force import apply_digit, apply_row, live_rows, propagate
 from .jit import inline_kernel, copy_into, kernel, sort_ints
 
-#: What ``step`` returns when the trail has no rows left: the walk is over.
-WALKED = -2
 
 
 class Trail(NamedTuple):
