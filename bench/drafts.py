@@ -33,6 +33,7 @@ import numpy as np
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+from kakuro_np.engine import policy
 from kakuro_np.engine.search import search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -72,11 +73,11 @@ def warm_up():
            m.checks())
     solve.Learner(m, 2).turn(1000, solve.NO_DEADLINE)   # count(limit=2)'s and "any"'s
     solve._any_solutions(m, 2, solve.NO_DEADLINE, None, turns=(1, 2))   # its count's turn
-    saved, solve.CHECK_AFTER = solve.CHECK_AFTER, 0      # the root's check, once it thrashes
+    saved, policy.THRASH_NODES = policy.THRASH_NODES, 0      # the root's check, once it thrashes
     try:
         solve.essay_solutions(m, 2, solve.NO_DEADLINE)
     finally:
-        solve.CHECK_AFTER = saved
+        policy.THRASH_NODES = saved
 
 
 def timed(f, cap):

@@ -25,13 +25,14 @@ import numpy as np
 
 from . import first_run
 from .combos import LOWEST_DIGIT, candidate_grid
-from .engine import ahead
+from .engine import ahead, policy
 from .dist import cores
 from .engine.anyorder import any_solutions, find_solutions
 from .engine.cdcl import sat_of_root, sat_solutions
 from .engine.codes import (COUNT_TIMED_OUT, MEMO_FULL, OK, OUT_OF_NODES, OVER_BUDGET,
                            THRASHING, TIMED_OUT)
-from .engine.counting import (count_pieces, count_split, counted_solutions, knuth_estimates, wide_value)
+from .engine.counting import (count_pieces, count_split, counted_solutions, knuth_estimates,
+                              wide_value)
 from .engine.dissect import cut_ranks
 from .engine.entries import packed_entries
 from .engine.force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
@@ -54,22 +55,6 @@ FIRST_TRY = 10_000
 PROBES, RISK = 9, 1000.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
-#: Nodes without a solution after which ``search`` checks each branch before entering it,
-#: and the nodes a check hunts for a solution before it counts (see ``check_node``).
-CHECK_AFTER, CHECK_HUNT = 5000, 2000
-#: Seconds the root's check has once the search thrashes; past that, the root's witness is
-#: a solution found in any order (see ``essay_solutions``).
-ROOT_CHECK_S = 0.25
-#: ``count(limit=n)`` with ``n`` at most this also hunts for ``n`` solutions in any order.
-HUNT_MAX = 1000
-#: Nodes in the first turn of hunting and of counting; each later turn has GROWTH times more.
-FIRST_TURN, GROWTH = 1000, 4
-#: Nodes an exact count takes in the tree decomposition's order before it decides the cells
-#: of a nested dissection first (``dissect``; bench/README, 2026-11-24).
-DISSECT_AFTER = 100_000
-#: Whether an exact count past DISSECT_AFTER nodes, on two cores or more, also goes on in
-#: the first order meanwhile (``count_in_turns``): neither order wins on every grid.
-RACE = True
 #: Per thread: whether its counts keep to one core (``one_core``).
 _ONE_CORE = threading.local()
 #: No ranks (see ``counting.new_tally``).
@@ -104,8 +89,9 @@ class Model(NamedTuple):
 
     def checks(self, hunt_nodes=None):
         """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
-        (CHECK_HUNT when None)."""
-        return new_checks(self.root(), np.int64(CHECK_HUNT if hunt_nodes is None else hunt_nodes))
+        (``policy.CHECK_HUNT_NODES`` when None)."""
+        nodes = policy.CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes
+        return new_checks(self.root(), np.int64(nodes))
 
 
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
@@ -157,7 +143,7 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
         order. "any": any ``limit`` different solutions, as fast as a hunt in any
         order (``anyorder``) or a count that reads them back (``counting``), taking
         turns, finds them, for callers to whom the order does not matter; with
-        more than HUNT_MAX asked for (or no limit), the essay's order.
+        more than ``policy.HUNT_MAX`` asked for (or no limit), the essay's order.
     timeout : float, optional
         Seconds; past them SolveTimeout is raised.
     max_rows : int
@@ -274,7 +260,7 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
 
     Once the search thrashes, it runs again with checks (see ``search``), from a
     witness of the root: the root's own check's (the search's first, ``check_root``,
-    steered by the node where the walk thrashed), if it answers within ROOT_CHECK_S
+    steered by the node where the walk thrashed), if it answers within ``policy.ROOT_CHECK_S``
     (most drafts: a few ms), else a solution found in any order (``_any_solutions``),
     with which the search runs once more. The
     root's check hunts with timed turns: on the 30x100 open grid of
@@ -285,7 +271,7 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
         root = m.root()
         found, digits, _, status = search(
             root, np.int64(min(cap, NO_LIMIT)), True, np.int64(deadline),
-            np.int64(CHECK_AFTER), checks)
+            np.int64(policy.THRASH_NODES), checks)
         if status != THRASHING:
             break
         if checks is None:
@@ -293,7 +279,7 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             ahead.ready(("checks",), deadline)  # process compiles the checks (or, with a
             checks = m.checks()             # deadline, a helper: about 2 minutes in all)
             checks.seed[:] = root.mask      # the node where the walk thrashed
-            checks.root_ns[0] = int(ROOT_CHECK_S * 1e9)     # the root's check first
+            checks.root_ns[0] = int(policy.ROOT_CHECK_S * 1e9)     # the root's check first
             continue
         try:                                # the root's check found no witness in time
             found_any, digits_any = _any_solutions(m, 1, deadline, timeout, after_check=True)
@@ -311,17 +297,17 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
 
 def kakuro_kernels(limit, order="essay") -> tuple:
     """The kernel ``kakuro(limit=limit, order=order)`` runs (a name in ``ahead.KERNELS``):
-    the hunt for any solutions up to a limit of HUNT_MAX, else the search.
+    the hunt for any solutions up to a limit of ``policy.HUNT_MAX``, else the search.
 
     Examples
     --------
     >>> kakuro_kernels(2, "any"), kakuro_kernels(2), kakuro_kernels(None, "any")
     (('any',), ('search',), ('search',))
     """
-    return ("any",) if order == "any" and _limit(limit) <= HUNT_MAX else ("search",)
+    return ("any",) if order == "any" and _limit(limit) <= policy.HUNT_MAX else ("search",)
 
 
-def _any_solutions(m, cap, deadline, timeout, turns=(FIRST_TURN, GROWTH),
+def _any_solutions(m, cap, deadline, timeout, turns=None,
                    after_check=False) -> tuple:
     """``kakuro(order="any")`` of a model: ``(found, digits per variable)`` of up to ``cap``
     solutions.
@@ -397,7 +383,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     ...          after_check=True), done
     (1, [('hunt', 1), ('hunt', 2), ('count', 2), ('hunt', 4), ('count', 4), ('hunt', 8)])
     """
-    first_turn, growth = turns
+    first_turn, growth = (policy.TURN_NODES, policy.TURN_GROWTH) if turns is None else turns
     turn = first_turn if hunting else NO_LIMIT
     weight = np.ones(len(m.tab_off) - 1)
     learner = None
@@ -486,14 +472,14 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     (see ``memo``). A piece with more than 2**63 - 1 solutions is split over
     its branches and their counts added (``exact_count``): the count stays
     exact, and ``timeout=`` bounds how long it may take. An exact count past its
-    first DISSECT_AFTER nodes decides the cells of a nested dissection first
+    first ``policy.DISSECT_AFTER`` nodes decides the cells of a nested dissection first
     (``dissect``); on two cores or more the count in the first order goes on
     beside it, in a thread of its own, and the first of the two to end answers
     (neither order is fastest on every grid; see bench/README).
 
-    With a limit of at most HUNT_MAX (``count(p, limit=2) == 1`` asks "is it
+    With a limit of at most ``policy.HUNT_MAX`` (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for
-    ``limit`` solutions in any order (see ``anyorder``), each turn GROWTH
+    ``limit`` solutions in any order (see ``anyorder``), each turn ``policy.TURN_GROWTH``
     times longer than the last: a draft with many solutions is answered by
     the hunt in milliseconds even where fan-out would thrash, and a unique
     puzzle by counting, at most a small factor slower than counting alone.
@@ -572,14 +558,14 @@ def subproblem_solutions(puzzle, key, max_rows, mask, cap, end):
 
 def count_kernels(limit) -> tuple:
     """The kernels ``count(limit=limit)`` runs (names in ``ahead.KERNELS``): the hunt
-    takes turns with the count up to a limit of HUNT_MAX.
+    takes turns with the count up to a limit of ``policy.HUNT_MAX``.
 
     Examples
     --------
     >>> count_kernels(2), count_kernels(None)
     (('hunt', 'count'), ('count',))
     """
-    return ("hunt", "count") if _limit(limit) <= HUNT_MAX else ("count",)
+    return ("hunt", "count") if _limit(limit) <= policy.HUNT_MAX else ("count",)
 
 
 def _reporting(work, progress, every):
@@ -636,12 +622,12 @@ class Learner:
         return exhausted or len(self.found) >= self.cap
 
 
-def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, memo=None,
+def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
                    race=None):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
-    With ``cap`` at most HUNT_MAX, turns of hunting, of clause learning and of
+    With ``cap`` at most ``policy.HUNT_MAX``, turns of hunting, of clause learning and of
     counting alternate (``in_turns``; a test may take very short turns, the count
     is the same). A ``Meter`` follows the nodes. The count's turns share one memo
     of pieces: ``memo``, one kept from earlier counts of the same model, or a new
@@ -683,13 +669,13 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
         return None if (pieces == OUT_OF_NODES).any() else pieces
 
     def exact_turn(turn):
-        # most counts end within DISSECT_AFTER nodes; the others decide the cells of a
+        # most counts end within policy.DISSECT_AFTER nodes; the others decide the cells of a
         # nested dissection first, counting again on the memo kept (dissected once: later
         # turns go on in its order); with two cores, the count in the first order goes on
         # meanwhile on a copy of the memo, and the first to end answers (``race``)
         if rank[0] is NO_RANKS:
-            pieces = count_turn(min(turn, DISSECT_AFTER))
-            if pieces is not None or turn <= DISSECT_AFTER:
+            pieces = count_turn(min(turn, policy.DISSECT_AFTER))
+            if pieces is not None or turn <= policy.DISSECT_AFTER:
                 return pieces
             ranks = cut_ranks(m.ent_off, m.ent_var, m.mask)
             if race:
@@ -722,9 +708,10 @@ def count_in_turns(m, cap, deadline, turns=(FIRST_TURN, GROWTH), meter=None, mem
 
 
 def racing() -> bool:
-    """Whether an exact count in this thread may race two orders: RACE, two cores or more,
+    """Whether an exact count in this thread may race two orders: ``policy.RACE``, two cores
+    or more,
     and not within ``one_core``."""
-    return RACE and not getattr(_ONE_CORE, "on", False) and cores() > 1
+    return policy.RACE and not getattr(_ONE_CORE, "on", False) and cores() > 1
 
 
 @contextlib.contextmanager

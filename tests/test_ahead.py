@@ -12,7 +12,7 @@ import pytest
 
 import kakuro_np as kn
 from kakuro_np import solve
-from kakuro_np.engine import ahead
+from kakuro_np.engine import ahead, policy
 from kakuro_np.engine.jit import NO_DEADLINE
 from conftest import PUZZLES, ROOT
 from strategies import OPEN_BLOCK
@@ -24,7 +24,7 @@ K3 = str(PUZZLES / "k3.txt")                      # logic alone gets stuck: the 
 def thrashing_solve():
     """``kakuro`` of k3 with a search that thrashes at once: the checks run."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solve, "CHECK_AFTER", 0)
+        patch.setattr(policy, "THRASH_NODES", 0)
         return kn.kakuro(K3)
 
 
@@ -111,7 +111,8 @@ def test_the_helper_fills_an_empty_cache(tmp_path):
     subprocess.run([sys.executable, "-m", "kakuro_np.engine.ahead", "search"], env=env, check=True,
                    timeout=300)
     assert list(tmp_path.rglob("search.search-*.nbi"))
-    code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.kakuro(%r); "
+    code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.first_run.ENABLED = False; "
+            "kn.kakuro(%r); "
             "print(sum(s.search.stats.cache_hits.values()), "
             "sum(s.search.stats.cache_misses.values()))" % K2)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+from kakuro_np.engine import policy
 from kakuro_np.engine.codes import CONTRADICTION, OK, THRASHING, WITNESSED
 from kakuro_np.engine.force import apply_row, propagate, start_state
 from kakuro_np.engine.search import check_node, hunt_near, search
@@ -31,7 +32,7 @@ THRASHING_DRAFT = r"""\|34\|38\|29\|21\|7\|16\|\|\|13\|19\|16\
 """
 
 
-def solutions(p, check_after, hunt_nodes=solve.CHECK_HUNT, limit=solve.NO_LIMIT):
+def solutions(p, check_after, hunt_nodes=policy.CHECK_HUNT_NODES, limit=solve.NO_LIMIT):
     """The digits per variable of the solutions ``search`` finds: with checks after
     ``check_after`` nodes without a solution, or without checks (``check_after`` NEVER)."""
     m = solve.model(p)
@@ -40,7 +41,7 @@ def solutions(p, check_after, hunt_nodes=solve.CHECK_HUNT, limit=solve.NO_LIMIT)
     checks = None if check_after == NEVER else m.checks(hunt_nodes)
     found = search(m.root(), np.int64(limit), True, np.int64(solve.NO_LIMIT),
                    np.int64(check_after), checks)
-    if found.status == THRASHING and checks is None:   # CHECK_AFTER_NS (2 s) with no solution,
+    if found.status == THRASHING and checks is None:   # policy.THRASH_NS (2 s) with no solution,
         found = search(m.root(), np.int64(limit), True,  # on a slow machine or a hard example:
                        np.int64(solve.NO_LIMIT),         # on with checks, which cut only
                        np.int64(check_after), m.checks(hunt_nodes))  # branches with none
@@ -77,7 +78,7 @@ def test_the_root_witness_found_in_any_order_changes_nothing_but_time(case, chan
     p = changed_clue(p, change)
     plain = solutions(p, NEVER, limit=500)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solve, "CHECK_AFTER", 0)
+        patch.setattr(policy, "THRASH_NODES", 0)
         got = kn.kakuro(p, limit=500)
     assert np.array_equal(got[:, p.blank], plain)
 

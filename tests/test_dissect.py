@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from kakuro_np import solve
+from kakuro_np.engine import policy
 from kakuro_np.engine.counting import count_pieces, count_split, wide_value
 from kakuro_np.engine.dissect import LEAF, LEAST_PART, LEVELS, cut_ranks
 from kakuro_np.engine.jit import NO_DEADLINE
@@ -117,8 +118,8 @@ def test_an_exact_count_dissects_once_its_first_nodes_run_out(monkeypatch, race)
     """With ``race`` the count in the first order goes on beside the dissected one, and
     either may answer: the counts are the same."""
     cuts = []
-    monkeypatch.setattr(solve, "DISSECT_AFTER", 50)
-    monkeypatch.setattr(solve, "RACE", race)
+    monkeypatch.setattr(policy, "DISSECT_AFTER", 50)
+    monkeypatch.setattr(policy, "RACE", race)
     monkeypatch.setattr(solve, "cores", lambda: 2)
     assert solve.racing() == race
     monkeypatch.setattr(solve, "cut_ranks", lambda *a: cuts.append(1) or cut_ranks(*a))

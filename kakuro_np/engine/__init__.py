@@ -9,6 +9,8 @@ Modules
 jit       : kernel conventions (``kernel``, ``inline_kernel``), the cache guard,
             the clock, array helpers (``grow``, ``copy_into``, ``sort_ints``).
 codes     : every code a kernel returns (``Status`` and the rest), one meaning per name.
+policy    : when each strategy runs: the walk's, the checks', the hunt's and the count's
+            tuning constants, one name each.
 state     : the records the kernels share: ``Root`` (a puzzle's tables as the
             public verbs pass them), ``Tables`` (fixed once built) and ``Live``
             (the node the search stands on).

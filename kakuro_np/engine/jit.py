@@ -42,7 +42,7 @@ NO_DEADLINE : a deadline that never comes.
 constants   : a module global a kernel reads is frozen into its machine code
               when it compiles (the cache guard recompiles after an edit); the
               numbers a caller may tune are arguments, or read by Python code at
-              call time (``solve.CHECK_AFTER``, ``MAX_ROWS``, ...).
+              call time (``policy``'s first group, ``solve.MAX_ROWS``, ...).
 status      : what a kernel run came to: see ``codes``.
 """
 

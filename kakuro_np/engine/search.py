@@ -48,24 +48,13 @@ from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
 from .jit import INT, NO_DEADLINE, copy_into, grow, inline_kernel, kernel, monotonic_ns
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from .policy import (CHECK_COUNT_NS, CHECK_SAT_NS, CHECK_TURN_GROWTH, CLOCK_AFTER, NEAR_NODES,
+                     THRASH_NS)
 from .repair import free_ring, repair_steps
 from .state import ROOT
 from .sums import network_of, sums_feasible
 from .trail import cut_to, depth, open_level, rebuild_node, step, trail_for
 
-#: How many times more nodes each turn of a check's hunt has than the last.
-CHECK_GROWTH = 4
-#: The shortest turn of a check's count, in nanoseconds.
-MIN_COUNT_TURN_NS = 1_000_000
-#: Nanoseconds without a solution after which the search thrashes, however few its nodes
-#: (a node of a draft with three 45-sums took 47 ms: 5000 of them, four minutes).
-CHECK_AFTER_NS = 2_000_000_000
-#: Nodes without a solution after which ``search`` reads the clock at every node.
-CLOCK_AFTER = 64
-#: The nodes of each near hunt (``hunt_near``).
-NEAR_NODES = 1000
-#: The first clause-learning turn of a check (``cdcl``), in nanoseconds.
-SAT_FIRST_NS = 10_000_000
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
@@ -289,10 +278,10 @@ def check_node(node, checks, tables, live, deadline):
 def check_turns(node, checks, tables, live, deadline, repairable):
     """``check_node`` once the quick answers are out: turns of a count up to one
     (``counting``), whose memo of pieces refutes a piece once for every branch
-    it recurs on (the first turn MIN_COUNT_TURN_NS long, then as long in time
+    it recurs on (the first turn CHECK_COUNT_NS long, then as long in time
     as the hunt's last), of clause learning (``cdcl``, as long as the hunt's
-    last turn or SAT_FIRST_NS), and of a hunt in any order (``anyorder``), each
-    CHECK_GROWTH times more nodes than the last (the first
+    last turn or CHECK_SAT_NS), and of a hunt in any order (``anyorder``), each
+    CHECK_TURN_GROWTH times more nodes than the last (the first
     ``checks.hunt_nodes``), which finds a solution below most nodes that have
     one, or goes through every branch of a small node; the count and the hunt
     test the sums at every node, and clause learning at every fixpoint of its
@@ -315,11 +304,11 @@ def check_turns(node, checks, tables, live, deadline, repairable):
     """
     witness, has_witness = checks.witness, checks.has_witness
     turn = checks.hunt_nodes
-    spent = np.int64(MIN_COUNT_TURN_NS)   # a short count first: many empty nodes fall in it
+    spent = np.int64(CHECK_COUNT_NS)   # a short count first: many empty nodes fall in it
     while True:
         # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
         # either way), within the deadline
-        turn_end = min(monotonic_ns() + max(spent, MIN_COUNT_TURN_NS), deadline)
+        turn_end = min(monotonic_ns() + max(spent, CHECK_COUNT_NS), deadline)
         checks.tally.work[0] = np.iinfo(np.int64).max
         c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
         if c == COUNT_TIMED_OUT and turn_end == deadline:
@@ -341,7 +330,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
             checks.hunter.weight[:] = 1.0
         checks.sat_record[0] += 1      # a turn as long as the hunt's last
         said = sat_solve(checks.sat, live.mask, checks.hunter.guide, np.iinfo(np.int64).max,
-                         min(monotonic_ns() + max(spent, SAT_FIRST_NS), deadline),
+                         min(monotonic_ns() + max(spent, CHECK_SAT_NS), deadline),
                          witness[node])
         checks.sat_record[1] += said != SAT_UNKNOWN
         if said == SAT_YES:
@@ -358,7 +347,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
         if exhausted:
             return CONTRADICTION
         spent = monotonic_ns() - began
-        turn = max(turn, 1) * CHECK_GROWTH
+        turn = max(turn, 1) * CHECK_TURN_GROWTH
 
 
 @inline_kernel
@@ -426,7 +415,7 @@ def checked_search_types():
 def search(root, limit, store, deadline, check_after, checks):
     """Depth-first fan-out from the fixpoint of ``force``.
 
-    After ``check_after`` nodes or CHECK_AFTER_NS without a solution (thrashing), the nodes on
+    After ``check_after`` nodes or THRASH_NS without a solution (thrashing), the nodes on
     the current path are checked from the top (``check_path``, with the
     ``checks`` from ``new_checks``) and the first one with no solution below
     it is cut; from then on, until a solution is found, each new node is
@@ -504,7 +493,7 @@ def search(root, limit, store, deadline, check_after, checks):
                 and not sums_feasible(checks.hunter.sums, mask)):
             at_node = False
         if not at_node or (not checking and since <= check_after
-                           and (since <= CLOCK_AFTER or now - began <= CHECK_AFTER_NS)):
+                           and (since <= CLOCK_AFTER or now - began <= THRASH_NS)):
             continue
         if checks is None:                  # without checks (compiled apart): stop
             return Found(found, solutions[:found], nodes, THRASHING)
