@@ -51,11 +51,12 @@ CLI_WORDS = (
 )
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
-#: The line on stderr when a run finds its kernels not compiled yet: after an install or
-#: an edit of the kernels' sources (the cache guard). A first solve of k2 took 38 s on 2
-#: idle cores (bench/README, 2026-11-26); ``kakuro-np compile`` fills the whole cache.
-COMPILING = ("kakuro-np: compiling the solver once, up to a minute (later runs load it from "
-             "the cache; `kakuro-np compile` does it all ahead)")
+#: The line on stderr when a run waits for kernels not compiled yet (after an install or an
+#: edit of the kernels' sources, the cache guard) and the essay did not answer meanwhile
+#: (``first_run``): a first ``solve --limit 1`` of a 30x100 open grid took 160 s on 2 cores
+#: (bench/README, 2026-11-26); ``kakuro-np compile`` fills the whole cache.
+COMPILING = ("kakuro-np: compiling the solver once, a minute or more (later runs load it "
+             "from the cache; `kakuro-np compile` does it all ahead)")
 
 
 def _name(path: str) -> str:
