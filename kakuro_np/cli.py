@@ -51,6 +51,9 @@ CLI_WORDS = (
 )
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
+#: Without ``--limit``, the seconds ``check`` counts past a second solution towards CHECK_CAP:
+#: a big open grid's count to 1000 took 65 s where "two or more" took 3 s (2026-11-26).
+CHECK_MORE_S = 2.0
 #: The line on stderr when a run waits for kernels not compiled yet (after an install or an
 #: edit of the kernels' sources, the cache guard) and the essay did not answer meanwhile
 #: (``first_run``): a first ``solve --limit 1`` of a 30x100 open grid took 160 s on 2 cores
@@ -386,17 +389,17 @@ def cmd_check(args) -> int:
     def one(i, path):
         puzzle = _load(path, args.format)
         if puzzle.given.any():                      # a player's digits: check them
-            found = check(puzzle, limit=args.limit, timeout=args.timeout)
+            found = check(puzzle, limit=args.limit or CHECK_CAP, timeout=args.timeout)
             n = found.consistent
             code = EXIT_NONE if n == 0 else EXIT_OK if n == 1 else EXIT_MULTIPLE
             if args.json:
                 _json({"file": path, "name": _name(path), "wrong": [list(c) for c in found.wrong],
                        "wrong_digits": list(found.wrong_digits), "consistent": n,
-                       "at_least": n == args.limit, "exit": code})
+                       "at_least": n == (args.limit or CHECK_CAP), "exit": code})
             else:
                 print(f"{_name(path)}: {found}")
             return code
-        n = _counting(puzzle, args.limit, args.timeout)
+        n, limit = _check_count(puzzle, args.limit, args.timeout)
         reason = ""
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason
@@ -405,13 +408,13 @@ def cmd_check(args) -> int:
         elif n == 1:
             verdict, code = "unique", EXIT_OK
         else:
-            many = f"at least {n:,}" if n == args.limit else f"{n:,}"
+            many = f"at least {n:,}" if n == limit else f"{n:,}"
             diff = differences(puzzle, kakuro(puzzle, limit=2, order="any", timeout=args.timeout))
             verdict, code = (f"multiple ({many} solutions; two differ at "
                              f"{_cells(diff)})"), EXIT_MULTIPLE
         if args.json:
             _json({"file": path, "name": _name(path), "verdict": verdict.split(" ")[0],
-                   "solutions": n, "at_least": n == args.limit, "exit": code,
+                   "solutions": n, "at_least": n == limit, "exit": code,
                    **({"reason": reason} if n == 0 else {}),
                    **({"differences": diff.tolist()} if n > 1 else {})})
         else:
@@ -419,6 +422,22 @@ def cmd_check(args) -> int:
         return code
 
     return _each(args, args.files, one)
+
+
+def _check_count(puzzle, limit, timeout) -> tuple:
+    """``(n, limit)``: the solutions ``check`` counts, at most ``limit``. Without a limit,
+    "none, one, or two or more" first, then, for at most CHECK_MORE_S, up to CHECK_CAP;
+    ``limit`` is then the count that was reached (``n == limit``: at least ``n``)."""
+    if limit is not None:
+        return _counting(puzzle, limit, timeout), limit
+    n = _counting(puzzle, 2, timeout)
+    if n < 2:
+        return n, 2
+    try:
+        return _counting(puzzle, CHECK_CAP, CHECK_MORE_S if timeout is None else
+                         min(timeout, CHECK_MORE_S)), CHECK_CAP
+    except SolveTimeout:                            # a big grid: "two or more" it is
+        return n, 2
 
 
 def cmd_explain(args) -> int:
@@ -824,8 +843,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "against every solution: the wrong ones are named, and the "
                                    "exit status counts the solutions that agree with them all.")
     _common(p, files="many")
-    p.add_argument("--limit", type=_positive, default=CHECK_CAP, metavar="N",
-                   help=f"count at most N solutions (default {CHECK_CAP})")
+    p.add_argument("--limit", type=_positive, default=None, metavar="N",
+                   help=f"count at most N solutions (default: up to {CHECK_CAP} for at most "
+                        f"{CHECK_MORE_S:g} s past the second)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object a file: file, name, verdict (unique, multiple "
                         "or none), solutions, at_least, exit and, for none, reason; for a "

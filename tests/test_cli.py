@@ -517,3 +517,22 @@ def test_render_highlights_the_differences_only_when_there_are_two_solutions(tmp
 def test_generate_refuses_bad_requests_in_one_line(args, words):
     out = run("generate", *args)
     assert out.returncode != 0 and words in out.stderr and out.stderr.count("\n") <= 2
+
+
+def test_check_without_a_limit_counts_past_two_for_a_short_while(monkeypatch):
+    """Without --limit, ``check`` asks "two or more?" first, then counts towards CHECK_CAP for
+    at most CHECK_MORE_S: a grid too big to count that far in time is "at least 2"."""
+    asked = []
+
+    def counting(puzzle, limit, timeout, scheduler=None):
+        asked.append((limit, timeout))
+        if limit == cli.CHECK_CAP:
+            raise kn.SolveTimeout("too many to count in time")
+        return limit
+
+    monkeypatch.setattr(cli, "_counting", counting)
+    assert cli._check_count(None, None, None) == (2, 2)
+    assert asked == [(2, None), (cli.CHECK_CAP, cli.CHECK_MORE_S)]
+    asked.clear()
+    assert cli._check_count(None, None, 0.5) == (2, 2) and asked[1] == (cli.CHECK_CAP, 0.5)
+    assert cli._check_count(None, 7, None) == (7, 7)          # --limit counts as asked
