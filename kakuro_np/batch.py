@@ -304,6 +304,7 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
         return
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
+    _compile_once(limit)
     todo = chunks(len(listed), workers)[::-1]        # popped from the end: input order
     while todo:
         running, broken = {}, False
@@ -444,6 +445,15 @@ _WRITING = threading.Lock()
 WATCH_SECONDS = 0.5
 #: ``prctl``'s option for the signal a process gets when its parent dies (Linux).
 PR_SET_PDEATHSIG = 1
+
+
+def _compile_once(limit) -> None:
+    """On an empty cache, helpers compile the kernels the workers will run, started here
+    once: the workers are forked after, find them (``ahead``) and start none of their own,
+    answering from the essay meanwhile (``first_run``)."""
+    from .engine import ahead
+    from .solve import count_kernels, kakuro_kernels
+    ahead.start("model", *count_kernels(limit), *kakuro_kernels(KEEP, "any"))
 
 
 def _pool(workers):

@@ -187,3 +187,25 @@ def test_the_compile_command_fills_the_cache_and_says_how_long(capsys, monkeypat
     assert main(["compile", "--jobs", "2"]) == 0
     assert re.fullmatch(r"kernels compiled and cached in \d+\.\d s\n", capsys.readouterr().out)
     assert ahead.cached("climb")
+
+
+def test_a_helper_another_process_started_is_waited_for_not_started_again(monkeypatch):
+    """A batch's workers are forked after the batch started the helpers: a worker finds them
+    in ``_helpers``, starts none of its own, waits for them by their end (not its child: no
+    ``wait``), and leaves them to their starter at exit."""
+    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
+    monkeypatch.setattr(ahead, "cached", lambda name: False)      # it ends without saving
+    monkeypatch.setitem(ahead.KERNELS, "nothing", ahead.KERNELS["search"])
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1.5)"])
+    monkeypatch.setitem(ahead._helpers, "nothing", helper)
+    monkeypatch.setitem(ahead._owner, "nothing", os.getppid())      # as if forked after it
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    ahead.start("nothing")
+    assert started == []                        # the other process's helper is at work
+    assert ahead._join("nothing", helper, 0.1) is False             # still running
+    assert ahead._join("nothing", helper, 30) is True               # ended (a zombie here)
+    ahead._helpers["nothing"] = helper
+    ahead.stop_all()                            # not this process's to stop
+    assert ahead._helpers == {} and helper.returncode is None
+    helper.wait()

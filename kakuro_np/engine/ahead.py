@@ -69,6 +69,9 @@ KERNELS = {
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 _helpers: dict[str, subprocess.Popen] = {}
+#: name -> the pid of the process that started its helper: a process forked after (a batch
+#: worker) finds the helper in ``_helpers`` and waits for it without starting its own.
+_owner: dict[str, int] = {}
 #: Called once, the first time a caller waits for a helper still at work (``when_waiting``).
 _on_wait = []
 
@@ -119,6 +122,7 @@ def start(*names: str) -> None:
             continue
         try:
             _helpers[name] = _helper(name)
+            _owner[name] = os.getpid()
         except OSError:                        # no interpreter to start: compile here
             continue
         if len(_helpers) == 1:
@@ -162,11 +166,9 @@ def ready(names, deadline: int) -> None:
         helper = _helpers.get(name)
         if helper is None:                     # cached meanwhile, or no helper could start
             continue
-        try:
-            helper.wait(timeout=max(0.0, (deadline - time.monotonic_ns()) / 1e9))
-        except subprocess.TimeoutExpired:       # it goes on, for the next call
+        if not _join(name, helper, max(0.0, (deadline - time.monotonic_ns()) / 1e9)):
             raise SolveTimeout("timed out while compiling the solver's kernels (a first run "
-                               "compiles them once; `kakuro-np compile` does it ahead)") from None
+                               "compiles them once; `kakuro-np compile` does it ahead)")
         _helpers.pop(name, None)
 
 
@@ -176,18 +178,52 @@ def wait(name: str) -> None:
     if helper is None:
         return
     _waiting(helper)
-    try:
-        helper.wait(timeout=WAIT_S)
-    except subprocess.TimeoutExpired:
+    if not _join(name, helper, WAIT_S) and _owner.get(name) == os.getpid():
         helper.kill()
         helper.wait()
 
 
+def _join(name: str, helper, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the helper compiling ``name``: True once it has ended.
+
+    A helper another process started (this one was forked after, as a batch's workers
+    are) is not this process's child: it has ended when the cache holds its kernels or
+    it no longer runs."""
+    if _owner.get(name) == os.getpid():
+        try:
+            helper.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    end = time.monotonic() + seconds
+    while not cached(name) and _running(helper.pid):
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (not ended, nor a zombie waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:                             # gone, or no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:
+            pass
+        return not os.path.exists("/proc/self")    # with /proc, no entry means gone
+
+
 def stop_all() -> None:
-    """Kill the helpers still running (at exit, or when a run stops early)."""
+    """Kill the helpers this process started that still run (at exit, or when a run stops
+    early); those of the process it was forked from are theirs to stop."""
     while _helpers:
-        _, helper = _helpers.popitem()
-        if helper.poll() is None:
+        name, helper = _helpers.popitem()
+        if _owner.pop(name, None) == os.getpid() and helper.poll() is None:
             helper.kill()
             helper.wait()
 
