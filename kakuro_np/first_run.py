@@ -5,8 +5,8 @@ On an empty cache the engine's kernels take half a minute or more to compile
 essay's verbs in plain numpy (``essay``: the same tables, the same fixpoint and
 the same fan-out, so the same solutions in the same order) solve a published
 puzzle in a few milliseconds to a tenth of a second. So when the kernels a
-question needs are not in the cache, ``kakuro()`` and ``count()`` have helper
-processes compile them (``engine.ahead``) and meanwhile ask the essay, for at
+question needs are not in the cache, ``kakuro()``, ``count()`` and ``reduce()`` have
+helper processes compile them (``engine.ahead``) and meanwhile ask the essay, for at
 most ESSAY_SECONDS. If the essay answers, that is the answer, the same as the
 engine's; if it does not in time (a grid that thrashes, tables too big, too
 many solutions) or the helpers finish first, the engine answers as ever, from
@@ -99,6 +99,39 @@ def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
         for cells, t in zip(x, tables):
             out[n, cells] = t[0]
     return out.reshape(-1, H, W), complete
+
+
+def essay_candidates(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_ROWS):
+    """``reduce``'s candidates by the essay in numpy: ``(H, W, 9)`` bool at the fixpoint of
+    ``force`` (the same fixpoint as the engine's: it is unique), or None when a table
+    emptied (the engine names the run that cannot be filled), or it gave up (as
+    ``essay_answer``).
+
+    Examples
+    --------
+    >>> import kakuro_np as kn
+    >>> int(essay_candidates(kn.read("puzzles/k2.txt"), NO_DEADLINE).sum(axis=2).max())
+    1
+    """
+    H, W = puzzle.shape
+    x, sums = essay.entries(puzzle)
+    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS) or stop():
+        return None
+    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
+    try:
+        y = essay.jposs(x, sums, ends)
+        if np.any(puzzle.given):
+            y = essay.keep_givens(x, y, puzzle.given)
+        p = essay.force_until_fixed(x, y, ends)
+    except essay.Timeout:
+        return None
+    if any(len(t) == 0 for t in p):
+        return None
+    candidates = np.zeros((H * W, 10), bool)
+    candidates[np.flatnonzero(puzzle.blank)] = True
+    for cells, t in zip(x, p):
+        candidates[cells] &= essay.allowed(t)
+    return candidates[:, 1:].reshape(H, W, 9)
 
 
 def _walk(x, y, cap, ends, stop):

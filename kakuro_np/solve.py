@@ -254,6 +254,21 @@ def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
     return puzzle, answer
 
 
+def _reduced_while_compiling(grid, deadline, max_rows) -> tuple:
+    """``(puzzle, candidates)``: ``reduce``'s candidates by the essay while helpers compile
+    the model's kernels (``first_run.essay_candidates``), or None when they are compiled,
+    the essay gave up, or a run cannot be filled (the engine names it)."""
+    from .formats import as_puzzle
+    if not first_run.ENABLED or ahead.cached("model"):
+        return grid, None
+    puzzle = as_puzzle(grid)
+    packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
+    ahead.start("model")
+    ends = min(deadline, time.monotonic_ns() + int(first_run.ESSAY_SECONDS * 1e9))
+    return puzzle, first_run.essay_candidates(puzzle, ends, lambda: ahead.cached("model"),
+                                              max_rows)
+
+
 def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
     """Up to ``cap`` solutions of a model in the essay's order: ``(found, digits per
     variable)``; SolveTimeout past ``deadline`` (``timeout`` is for the message).
@@ -861,7 +876,14 @@ def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     >>> reduce([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]).reason
     'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
-    m = model(grid, max_rows, deadline_ns(timeout))
+    deadline = deadline_ns(timeout)
+    grid, candidates = _reduced_while_compiling(grid, deadline, max_rows)
+    if candidates is not None:
+        digits = np.where(candidates.sum(axis=2) == 1, candidates.argmax(axis=2) + 1,
+                          0).astype(np.int8)
+        solved = (digits[grid.blank] > 0).all()
+        return Reduction(candidates, digits, "solved" if solved else "stuck", grid)
+    m = model(grid, max_rows, deadline)
     root = m.root()
     mask = root.mask
     culprit = m.culprit

@@ -64,6 +64,29 @@ def test_the_interpreted_scan_finds_what_the_kernel_finds(H, W, data):
     assert outcomes[0] == outcomes[1]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(filled_puzzles(max_side=7), st.booleans())
+def test_the_essays_candidates_are_the_engines_fixpoint(case, with_given):
+    puzzle, fill = case
+    if with_given and puzzle.blank.any():      # a digit given: the fill's, or a wrong one
+        given = puzzle.given.copy()
+        cell = np.unravel_index(np.flatnonzero(puzzle.blank.ravel())[0], puzzle.shape)
+        given[cell] = fill[cell] % 9 + 1 if fill[cell] % 2 else fill[cell]
+        puzzle = puzzle.with_given(given)
+    candidates = first_run.essay_candidates(puzzle, NO_DEADLINE)
+    engine = kn.reduce(puzzle)
+    if engine.status == "contradiction":
+        assert candidates is None
+    else:
+        assert np.array_equal(candidates, engine.candidates)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_essays_candidates_of_the_samples(name):
+    p = kn.read(PUZZLES / name)
+    assert np.array_equal(first_run.essay_candidates(p, NO_DEADLINE), kn.reduce(p).candidates)
+
+
 def test_it_gives_up_when_told_to_stop_or_when_the_tables_are_too_big():
     k3 = kn.read(PUZZLES / "k3.txt")
     assert first_run.essay_answer(k3, 5, NO_DEADLINE, stop=lambda: True) is None
@@ -82,13 +105,14 @@ with event.install_recorder("numba:compile") as rec:
     k2 = kn.kakuro(P + "/k2.txt")
     k3 = kn.kakuro(P + "/k3.txt", limit=5)
     counts = [kn.count(P + "/k3.txt"), kn.count(P + "/k3.txt", limit=2)]
+    reduced = [kn.reduce(P + "/k2.txt").digits.tolist(), kn.reduce(P + "/k3.txt").status]
     try:
         kn.kakuro([["x", (3, 0), (4, 0)], ["x", "_", "_"]])
         error = None
     except kn.PuzzleError as e:
         error = str(e)
 compiled = sum(1 for _, ev in rec.buffer if ev.is_start)
-print(json.dumps({"k2": k2.tolist(), "k3": k3.tolist(), "counts": counts,
+print(json.dumps({"k2": k2.tolist(), "k3": k3.tolist(), "counts": counts, "reduced": reduced,
                   "error": error, "compiled": compiled}))
 """
 
@@ -103,6 +127,7 @@ def test_a_first_run_answers_from_the_essay_and_compiles_nothing_itself(tmp_path
     assert got["k2"] == kn.kakuro(PUZZLES / "k2.txt").tolist()
     assert got["k3"] == kn.kakuro(PUZZLES / "k3.txt", limit=5).tolist()
     assert got["counts"] == [40, 2]
+    assert got["reduced"] == [kn.reduce(PUZZLES / "k2.txt").digits.tolist(), "stuck"]
     with pytest.raises(PuzzleError) as e:
         kn.kakuro([["x", (3, 0), (4, 0)], ["x", "_", "_"]])
     assert got["error"] == str(e.value)
