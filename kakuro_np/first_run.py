@@ -82,14 +82,9 @@ def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
     x, sums = essay.entries(puzzle)
     if not x:
         return np.zeros((min(cap, 1), H, W), np.int8), True
-    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS):
-        return None
-    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
     try:
-        y = essay.jposs(x, sums, ends)
-        if np.any(puzzle.given):
-            y = essay.keep_givens(x, y, puzzle.given)
-        found, complete = _walk(x, y, cap, ends, stop)
+        y, ends = _tables(puzzle, x, sums, deadline, max_rows)
+        found, complete = (None, False) if y is None else _walk(x, y, cap, ends, stop)
     except essay.Timeout:
         return None
     if found is None:
@@ -101,37 +96,47 @@ def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
     return out.reshape(-1, H, W), complete
 
 
-def essay_candidates(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_ROWS):
-    """``reduce``'s candidates by the essay in numpy: ``(H, W, 9)`` bool at the fixpoint of
-    ``force`` (the same fixpoint as the engine's: it is unique), or None when a table
-    emptied (the engine names the run that cannot be filled), or it gave up (as
-    ``essay_answer``).
+def essay_masks(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_ROWS):
+    """``reduce``'s cell masks by the essay in numpy: per blank cell in row-major order (the
+    engine's variables), its digits as bits at the fixpoint of ``force`` (the same fixpoint
+    as the engine's: it is unique); or None when a table emptied (the engine names the
+    run that cannot be filled), or it gave up (as ``essay_answer``).
 
     Examples
     --------
     >>> import kakuro_np as kn
-    >>> int(essay_candidates(kn.read("puzzles/k2.txt"), NO_DEADLINE).sum(axis=2).max())
-    1
+    >>> essay_masks(kn.read("puzzles/k0.txt"), NO_DEADLINE).tolist()
+    [2, 1, 4, 1, 8, 2, 1, 2]
     """
-    H, W = puzzle.shape
     x, sums = essay.entries(puzzle)
-    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS) or stop():
+    if stop():
         return None
-    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
     try:
-        y = essay.jposs(x, sums, ends)
-        if np.any(puzzle.given):
-            y = essay.keep_givens(x, y, puzzle.given)
-        p = essay.force_until_fixed(x, y, ends)
+        y, ends = _tables(puzzle, x, sums, deadline, max_rows)
+        p = None if y is None else essay.force_until_fixed(x, y, ends)
     except essay.Timeout:
         return None
-    if any(len(t) == 0 for t in p):
+    if p is None or any(len(t) == 0 for t in p):
         return None
-    candidates = np.zeros((H * W, 10), bool)
-    candidates[np.flatnonzero(puzzle.blank)] = True
+    allowed = np.ones((puzzle.blank.size, 10), bool)
     for cells, t in zip(x, p):
-        candidates[cells] &= essay.allowed(t)
-    return candidates[:, 1:].reshape(H, W, 9)
+        allowed[cells] &= essay.allowed(t)
+    bits = allowed[np.flatnonzero(puzzle.blank), 1:]
+    return (bits << np.arange(9)).sum(axis=1).astype(np.int64)
+
+
+def _tables(puzzle, x, sums, deadline, max_rows) -> tuple:
+    """``(tables, ends)``: the essay's joint possibilities of the entries ``x`` with their
+    ``sums``, the puzzle's given digits kept, and the deadline as a ``perf_counter`` time;
+    tables None when they would pass ``max_rows`` (or MOST_ROWS). ``essay.Timeout``
+    past ``deadline`` (monotonic ns)."""
+    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
+    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS):
+        return None, ends
+    y = essay.jposs(x, sums, ends)
+    if np.any(puzzle.given):
+        y = essay.keep_givens(x, y, puzzle.given)
+    return y, ends
 
 
 def _walk(x, y, cap, ends, stop):

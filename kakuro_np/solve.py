@@ -218,26 +218,50 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
 
 def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
     """``(puzzle, answer)``: the essay's answer while helpers compile the kernels ``names``
-    that are not in the cache (``first_run``), or None when they all are or it gave up.
+    (``_essay_meanwhile``), or None when they are all compiled or it gave up.
 
     ``answer`` is ``(digits, complete)`` of at most ``cap`` solutions
     (``first_run.essay_answer``), kept only when it answers the question: ``cap``
     solutions, or all of them. With ``max_bytes`` (``kakuro()`` without a limit) every
     solution is asked for, and an answer kept only within the bytes (and
-    ``first_run.MOST_SOLUTIONS``). The puzzle's runs are checked first, as the
-    engine checks them (``PuzzleError``).
+    ``first_run.MOST_SOLUTIONS``).
     """
+    grid, meanwhile = _essay_meanwhile(grid, names, deadline)
+    if meanwhile is None:
+        return grid, None
+    need_all = max_bytes is not None or cap > first_run.MOST_SOLUTIONS
+    if max_bytes is not None:
+        H, W = grid.shape
+        cap = max(1, max_bytes // (2 * int(grid.blank.sum()) + H * W + 1))
+    cap = min(cap, first_run.MOST_SOLUTIONS)
+    answer = first_run.essay_answer(grid, cap, *meanwhile, max_rows)
+    if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
+        return grid, None
+    return grid, answer
+
+
+def _reduced_while_compiling(grid, deadline, max_rows) -> tuple:
+    """``(puzzle, masks)``: ``reduce``'s cell masks by the essay while helpers compile the
+    model's kernels (``first_run.essay_masks``), or None when they are compiled, the essay
+    gave up, or a run cannot be filled (the engine names it)."""
+    grid, meanwhile = _essay_meanwhile(grid, ("model",), deadline)
+    if meanwhile is None:
+        return grid, None
+    return grid, first_run.essay_masks(grid, *meanwhile, max_rows)
+
+
+def _essay_meanwhile(grid, names, deadline) -> tuple:
+    """``(puzzle, (ends, compiled))`` when the kernels ``names`` are not all in the cache:
+    helpers start compiling them, and the essay (``first_run``) may answer until ``ends``
+    (monotonic ns, at most ESSAY_SECONDS from now) or until ``compiled()``; else
+    ``(grid, None)``. The puzzle's runs are checked first, as the engine checks them
+    (``PuzzleError``)."""
     from .formats import as_puzzle
     if not first_run.ENABLED or all(ahead.cached(name) for name in names):
         return grid, None
     puzzle = as_puzzle(grid)
     packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
     ahead.start(*names)
-    need_all = max_bytes is not None or cap > first_run.MOST_SOLUTIONS
-    if max_bytes is not None:
-        H, W = puzzle.shape
-        cap = max(1, max_bytes // (2 * int(puzzle.blank.sum()) + H * W + 1))
-    cap = min(cap, first_run.MOST_SOLUTIONS)
     polled = [0.0]
 
     def compiled():                         # the helpers are done: the engine answers
@@ -248,25 +272,7 @@ def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
         return all(ahead.cached(name) for name in names)
 
     ends = min(deadline, time.monotonic_ns() + int(first_run.ESSAY_SECONDS * 1e9))
-    answer = first_run.essay_answer(puzzle, cap, ends, compiled, max_rows)
-    if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
-        return puzzle, None
-    return puzzle, answer
-
-
-def _reduced_while_compiling(grid, deadline, max_rows) -> tuple:
-    """``(puzzle, candidates)``: ``reduce``'s candidates by the essay while helpers compile
-    the model's kernels (``first_run.essay_candidates``), or None when they are compiled,
-    the essay gave up, or a run cannot be filled (the engine names it)."""
-    from .formats import as_puzzle
-    if not first_run.ENABLED or ahead.cached("model"):
-        return grid, None
-    puzzle = as_puzzle(grid)
-    packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
-    ahead.start("model")
-    ends = min(deadline, time.monotonic_ns() + int(first_run.ESSAY_SECONDS * 1e9))
-    return puzzle, first_run.essay_candidates(puzzle, ends, lambda: ahead.cached("model"),
-                                              max_rows)
+    return puzzle, (ends, compiled)
 
 
 def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
@@ -877,21 +883,19 @@ def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
     'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
     deadline = deadline_ns(timeout)
-    grid, candidates = _reduced_while_compiling(grid, deadline, max_rows)
-    if candidates is not None:
-        digits = np.where(candidates.sum(axis=2) == 1, candidates.argmax(axis=2) + 1,
-                          0).astype(np.int8)
-        solved = (digits[grid.blank] > 0).all()
-        return Reduction(candidates, digits, "solved" if solved else "stuck", grid)
-    m = model(grid, max_rows, deadline)
-    root = m.root()
-    mask = root.mask
-    culprit = m.culprit
-    if m.status == OK:
-        culprit = fixpoint_masks(root)
-    candidates, digits = candidate_grid(m.puzzle.shape, m.var_cell, mask)
+    puzzle, mask = _reduced_while_compiling(grid, deadline, max_rows)
+    culprit = -1
+    if mask is not None:                    # the essay's, while the kernels compile
+        var_cell = np.flatnonzero(puzzle.blank.ravel())
+    else:
+        m = model(puzzle, max_rows, deadline)
+        root = m.root()
+        puzzle, var_cell, mask, culprit = m.puzzle, m.var_cell, root.mask, m.culprit
+        if m.status == OK:
+            culprit = fixpoint_masks(root)
+    candidates, digits = candidate_grid(puzzle.shape, var_cell, mask)
     if culprit >= 0:
-        return Reduction(candidates, digits, "contradiction", m.puzzle,
-                         why_impossible(m.puzzle, m.packed, culprit))
-    status = "solved" if (digits.ravel()[m.var_cell] > 0).all() else "stuck"
-    return Reduction(candidates, digits, status, m.puzzle)
+        return Reduction(candidates, digits, "contradiction", puzzle,
+                         why_impossible(puzzle, m.packed, culprit))
+    status = "solved" if (digits.ravel()[var_cell] > 0).all() else "stuck"
+    return Reduction(candidates, digits, status, puzzle)

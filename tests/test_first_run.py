@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np import first_run
+from kakuro_np.combos import candidate_grid
 from kakuro_np.engine.entries import packed_entries
 from kakuro_np.engine.jit import NO_DEADLINE
 from kakuro_np.errors import PuzzleError
@@ -73,18 +74,24 @@ def test_the_essays_candidates_are_the_engines_fixpoint(case, with_given):
         cell = np.unravel_index(np.flatnonzero(puzzle.blank.ravel())[0], puzzle.shape)
         given[cell] = fill[cell] % 9 + 1 if fill[cell] % 2 else fill[cell]
         puzzle = puzzle.with_given(given)
-    candidates = first_run.essay_candidates(puzzle, NO_DEADLINE)
+    masks = first_run.essay_masks(puzzle, NO_DEADLINE)
     engine = kn.reduce(puzzle)
     if engine.status == "contradiction":
-        assert candidates is None
+        assert masks is None
     else:
-        assert np.array_equal(candidates, engine.candidates)
+        assert np.array_equal(essay_candidates(puzzle, masks), engine.candidates)
 
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_the_essays_candidates_of_the_samples(name):
     p = kn.read(PUZZLES / name)
-    assert np.array_equal(first_run.essay_candidates(p, NO_DEADLINE), kn.reduce(p).candidates)
+    masks = first_run.essay_masks(p, NO_DEADLINE)
+    assert np.array_equal(essay_candidates(p, masks), kn.reduce(p).candidates)
+
+
+def essay_candidates(puzzle, masks):
+    """The (H, W, 9) candidates of the essay's masks (one per blank cell, row-major)."""
+    return candidate_grid(puzzle.shape, np.flatnonzero(puzzle.blank.ravel()), masks)[0]
 
 
 def test_it_gives_up_when_told_to_stop_or_when_the_tables_are_too_big():

@@ -205,17 +205,19 @@ def _join(name: str, helper, seconds: float) -> bool:
 
 def _running(pid: int) -> bool:
     """Whether process ``pid`` runs (not ended, nor a zombie waiting for its parent)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:                             # gone, or no /proc: ask the kernel
+    if os.path.exists("/proc/self"):
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:                         # no entry: gone
             return False
-        except OSError:
-            pass
-        return not os.path.exists("/proc/self")    # with /proc, no entry means gone
+    try:                                        # no /proc: ask the kernel
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                             # not ours to signal, but there
+        pass
+    return True
 
 
 def stop_all() -> None:
