@@ -91,7 +91,7 @@ class Model(NamedTuple):
         """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
         (``policy.CHECK_HUNT_NODES`` when None)."""
         nodes = policy.CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes
-        return new_checks(self.root(), np.int64(nodes))
+        return new_checks(self.root(), nodes)
 
 
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:

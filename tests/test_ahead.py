@@ -75,8 +75,21 @@ def test_a_cached_kernel_is_not_compiled_again(monkeypatch):
     assert started == [] and ahead._helpers == {}
 
 
+def test_the_cache_holds_a_name_only_with_its_own_types(monkeypatch):
+    """``search`` without checks and with them share one kernel, so one cache index: the
+    checked search is cached only when the index holds types other than SEARCH_TYPES."""
+    from kakuro_np.engine.search import SEARCH_TYPES, search
+    index = {(SEARCH_TYPES, "magic", "stamp"): "file"}
+    monkeypatch.setattr(search._cache._cache_file, "_load_index", lambda: dict(index))
+    assert ahead.is_cached(search, SEARCH_TYPES) and not ahead.is_cached(search)
+    index[(SEARCH_TYPES[:-1] + ("checks",), "magic", "stamp")] = "file"
+    assert ahead.is_cached(search)
+    index.clear()
+    assert not ahead.is_cached(search, SEARCH_TYPES) and not ahead.is_cached(search)
+
+
 def test_a_failing_helper_costs_only_its_time(monkeypatch):
-    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
+    monkeypatch.setattr(ahead, "cached", lambda name: False)
     monkeypatch.setitem(ahead.KERNELS, "nothing", ahead.KERNELS["search"])
     real = subprocess.Popen
     monkeypatch.setattr(subprocess, "Popen",
@@ -91,7 +104,7 @@ def test_a_failing_helper_costs_only_its_time(monkeypatch):
 def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch):
     """On an empty cache, the hunt in any order and clause learning compile in helpers while
     the checks compile here; the answer is the same."""
-    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
+    monkeypatch.setattr(ahead, "cached", lambda name: False)
     real = subprocess.Popen
     started = []
 
@@ -193,7 +206,6 @@ def test_a_helper_another_process_started_is_waited_for_not_started_again(monkey
     """A batch's workers are forked after the batch started the helpers: a worker finds them
     in ``_helpers``, starts none of its own, waits for them by their end (not its child: no
     ``wait``), and leaves them to their starter at exit."""
-    monkeypatch.setattr(ahead, "is_cached", lambda kernel: False)
     monkeypatch.setattr(ahead, "cached", lambda name: False)      # it ends without saving
     monkeypatch.setitem(ahead.KERNELS, "nothing", ahead.KERNELS["search"])
     helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1.5)"])

@@ -55,8 +55,7 @@ KERNELS = {
               ("kakuro_np.engine.perms", "perm_sets", "PERM_SETS_TYPES"),
               ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "checks": (("kakuro_np.engine.search", "new_checks", "NEW_CHECKS_TYPES"),
-               ("kakuro_np.engine.search", "search", "checked_search_types")),
+    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "learn": (("kakuro_np.engine.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.cdcl", "sat_solutions", "sat_solutions_types")),
     "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
@@ -90,10 +89,21 @@ def _waiting(helper) -> None:
         _on_wait.pop()()
 
 
+def kernels_named(name: str) -> list:
+    """``[(kernel, argument types or None), ...]`` for ``name``, in call order: the types of
+    a kernel whose types a function gives are None (that function may compile; see
+    ``kernels_of``)."""
+    found = []
+    for module, kernel, types in KERNELS[name]:
+        mod = importlib.import_module(module)
+        types = getattr(mod, types)
+        found.append((getattr(mod, kernel), None if callable(types) else tuple(types)))
+    return found
+
+
 def dispatchers_of(name: str) -> list:
     """The kernels of ``name``: numba dispatchers, in call order."""
-    return [getattr(importlib.import_module(module), kernel)
-            for module, kernel, _ in KERNELS[name]]
+    return [kernel for kernel, _ in kernels_named(name)]
 
 
 def kernels_of(name: str) -> list:
@@ -107,18 +117,40 @@ def kernels_of(name: str) -> list:
     return found
 
 
-def is_cached(dispatcher) -> bool:
-    """Whether numba's cache has an index for this kernel (True when it cannot tell)."""
+def _named_signatures(kernel) -> set:
+    """The argument types ``KERNELS`` names for ``kernel`` (those a function gives left out)."""
+    return {types for name in KERNELS for k, types in kernels_named(name)
+            if k is kernel and types is not None}
+
+
+def is_cached(dispatcher, types=None) -> bool:
+    """Whether numba's cache holds this kernel for ``types`` (True when it cannot tell).
+
+    ``types`` None: for some argument types other than those ``KERNELS`` names for it
+    (the types a function gives, such as the checked search's, which cannot be named
+    without compiling). The cache's index is read: its file alone says only that some
+    types are there (``search`` without its checks, but not with them)."""
     try:
-        return os.path.exists(dispatcher._cache._cache_file._index_path)
+        index = dispatcher._cache._cache_file._load_index()
     except AttributeError:                     # numba's internals moved: do nothing ahead
         return True
+    except Exception:                          # an unreadable index: numba compiles anew
+        return False
+    return _holds({key[0] for key in index}, dispatcher, types)
+
+
+def _holds(signatures, kernel, types) -> bool:
+    """Whether ``signatures`` (argument types) hold ``types``, or with ``types`` None, some
+    other than those ``KERNELS`` names for ``kernel``."""
+    if types is not None:
+        return tuple(types) in signatures
+    return bool(set(signatures) - _named_signatures(kernel))
 
 
 def start(*names: str) -> None:
     """Start a helper compiling each named kernel that is not in the cache yet."""
     for name in names:
-        if name in _helpers or all(is_cached(kernel) for kernel in dispatchers_of(name)):
+        if name in _helpers or cached(name):
             continue
         try:
             _helpers[name] = _helper(name)
@@ -148,7 +180,8 @@ def _die_with_parent() -> None:
 
 def cached(name: str) -> bool:
     """Whether every kernel of ``name`` is in the cache, or compiled in this process."""
-    return all(kernel.signatures or is_cached(kernel) for kernel in dispatchers_of(name))
+    return all(_holds(kernel.overloads, kernel, types) or is_cached(kernel, types)
+               for kernel, types in kernels_named(name))
 
 
 def ready(names, deadline: int) -> None:

@@ -138,22 +138,21 @@ class Checks(NamedTuple):
     root_ns: np.ndarray
 
 
-#: The types ``solve`` calls ``new_checks`` with (see ``ahead``).
-NEW_CHECKS_TYPES = (ROOT, INT)
+def new_checks(root, hunt_nodes) -> Checks:
+    """Checks for a search of ``root``, each hunting ``hunt_nodes`` nodes first (see ``search``).
 
-
-@kernel
-def new_checks(root, hunt_nodes):
-    """Checks for a search of ``root``, each hunting ``hunt_nodes`` nodes first (see ``search``)."""
+    Built here, in Python, from the kernels that make each part: a kernel of its own
+    would compile all of theirs once more (see ``jit``).
+    """
     _, tables, live = start_state(root, True)
     E, V = live.nalive.shape[0], live.mask.shape[0]
     levels = E + 2
     memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
-    sums = network_of(tables, V, True)
-    return Checks(hunt_nodes, np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
+    sums = network_of(tables, np.int64(V), True)
+    never = np.array([np.iinfo(np.int64).max, 0], np.int64)
+    return Checks(int(hunt_nodes), np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
                   new_hunter(tables, live, sums, np.ones(E)),
-                  new_tally(tables, live, memo, np.array([np.iinfo(np.int64).max, 0]), sums,
-                            False, np.empty(0, np.int64)),
+                  new_tally(tables, live, memo, never, sums, False, np.empty(0, np.int64)),
                   np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
                   np.zeros(E, np.int64), sat_of(tables, live.mask),
                   np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
@@ -400,10 +399,15 @@ SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
 
 
 def checks_type():
-    """The numba type of ``Checks``: what ``new_checks`` returns (compiled for
-    NEW_CHECKS_TYPES, or loaded from the cache)."""
-    new_checks.compile(NEW_CHECKS_TYPES)
-    return new_checks.overloads[NEW_CHECKS_TYPES].signature.return_type
+    """The numba type of ``Checks``: that of the checks of a puzzle of one run of two cells
+    (its parts' kernels are compiled for it, or loaded from the cache)."""
+    from numba import typeof
+    from .state import Root
+    pair = np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8)
+    root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, ALL_DIGITS, np.int64), pair,
+                np.array([0, 2]), np.zeros(0, np.int64), np.zeros(0, np.int32),
+                np.zeros(0, np.int64))
+    return typeof(new_checks(root, 1))
 
 
 def checked_search_types():
