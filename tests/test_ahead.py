@@ -188,8 +188,9 @@ def test_a_timeout_counts_the_compile_and_leaves_no_helper(tmp_path, call):
 def test_ready_without_a_deadline_only_waits(monkeypatch):
     started = []
     monkeypatch.setattr(ahead, "start", lambda *names: started.append(names))
+    before = dict(ahead._helpers)               # helpers an earlier test's thrashing started
     ahead.ready(("search", "count"), NO_DEADLINE)
-    assert started == [] and ahead._helpers == {}
+    assert started == [] and set(ahead._helpers) <= set(before)
 
 
 def test_the_compile_command_fills_the_cache_and_says_how_long(capsys, monkeypatch):

@@ -32,10 +32,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.experimental import structref
 
 from .codes import WALKED
 from .force import pick_entry, start_state
-from .jit import FLOATS, INT, NO_DEADLINE, copy_into, kernel, monotonic_ns
+from .jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
+                  monotonic_ns)
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
 from .trail import Trail, cut_to, trail_for, open_level, step
@@ -46,15 +48,19 @@ SUMS_FAILED = np.iinfo(np.int64).max
 RESTART_BASE = 100
 
 
-class Hunter(NamedTuple):
+class HunterType(RecordType):
+    """The numba type of a ``Hunter``."""
+
+
+class Hunter(structref.StructRefProxy):
     """What a hunt keeps from one hunt to the next: its ``trail``, the entries' ``weight``s,
     the ``sums`` network its nodes are tested on (``sums``; an empty one tests
     nothing), and a ``guide``: per variable, a one-digit mask the rows tried first
-    keep where they can (a solution found nearby), or 0."""
-    trail: Trail
-    weight: np.ndarray
-    sums: Network
-    guide: np.ndarray
+    keep where they can (a solution found nearby), or 0. Passed by reference
+    (``jit.by_reference``)."""
+
+
+by_reference(Hunter, HunterType, ("trail", "weight", "sums", "guide"))
 
 
 @kernel
@@ -233,7 +239,7 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
     ``keep`` (their one-digit masks).
     """
     mask, nalive = live.mask, live.nalive
-    trail, weight, sums, _ = hunter
+    trail, weight, sums = hunter.trail, hunter.weight, hunter.sums
     if not sums_feasible(sums, mask):
         return Hunted(0, True, 1)
     root_mask = mask.copy()

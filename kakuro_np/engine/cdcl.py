@@ -59,15 +59,16 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 import numpy as np
 from numba.core import types
+from numba.experimental import structref
 
 from .anyorder import luby
 from .codes import SAT_NO, SAT_UNKNOWN, SAT_YES
 from .force import start_state
-from .jit import INT, INTS, NO_DEADLINE, inline_kernel, kernel, monotonic_ns, sort_ints
+from .jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, inline_kernel, kernel,
+                  monotonic_ns, sort_ints)
 from .state import ROOT
 from .sums import Network, mask_bounds, network_of, sums_feasible
 
@@ -89,43 +90,54 @@ N_CLAUSES, N_LITS, N_STATIC, TRAIL, QHEAD, LEVELS, CONFLICTS, MAX_LEARNT, BROKEN
 TABLE_ROWS = 1000
 
 
-class Sat(NamedTuple):
+class SatType(RecordType):
+    """The numba type of a ``Sat``."""
+
+
+class Sat(structref.StructRefProxy):
     """A clause-learning solver for one puzzle (see the glossary); kernels change it in place."""
-    n_cells: int
-    lits: np.ndarray        #: int32: the clauses' literals, clause c's at lits[start[c]:start[c] + size[c]]
-    start: np.ndarray       #: int64, per clause
-    size: np.ndarray        #: int32, per clause
-    lbd: np.ndarray         #: int32, per clause (0: a clause of the puzzle)
-    watch_head: np.ndarray  #: int64, per literal: its first watcher node, or -1
-    watch_next: np.ndarray  #: int64, per watcher node (2 clause + slot): the next, or -1
-    value: np.ndarray       #: int8, per literal: 1 true, -1 false, 0 unassigned
-    level: np.ndarray       #: int32, per var
-    reason: np.ndarray      #: int64, per var: the clause that implied it, -2 - k for entry
-                            #: k's table (see ``filter``), or -1
-    trail: np.ndarray       #: int32, the literals assigned, in order
-    level_start: np.ndarray  #: int64, per level: where it starts on the trail
-    phase: np.ndarray       #: int8, per var: the value it last had (1 true)
-    activity: np.ndarray    #: float64, per var (VSIDS); activity[n_vars] is the bump
-    heap: np.ndarray        #: int32: the unassigned vars, a max-heap on activity
-    heap_pos: np.ndarray    #: int32, per var: where it is in the heap, or -1
-    seen: np.ndarray        #: int8, per var: scratch for conflict analysis
-    learnt: np.ndarray      #: int32: scratch, the clause being learned
-    stamp: np.ndarray       #: int64, per level: scratch for lbd
-    state: np.ndarray       #: int64: the counters named above (N_CLAUSES, ...)
-    pos: np.ndarray         #: int64, per var: where it stands on the trail
-    explain: np.ndarray     #: int32: scratch, the literals of a reason
-    ent_off: np.ndarray     #: the tables (``state.Tables``) whose rows filter the cells
-    ent_var: np.ndarray
-    var_eoff: np.ndarray
-    var_ent: np.ndarray
-    rows: np.ndarray
-    tab_off: np.ndarray
-    dirty: np.ndarray       #: bool, per entry: queued to be filtered
-    dirty_queue: np.ndarray  #: int64: the entries queued (state[DIRTY] of them)
-    cell_mask: np.ndarray   #: int64, per cell: the digits whose x var is not false
-    support: np.ndarray     #: int64, 9: scratch for a filter
-    sums: Network           #: the sums' flow network (``sums``), tested at each fixpoint
-    sums_lits: np.ndarray   #: int32: the literals of the last sums conflict
+
+
+by_reference(Sat, SatType, (     # its fields, passed by reference (``jit.by_reference``)
+    "n_cells",      # int
+    "lits",         # int32: the clauses' literals, clause c's at lits[start[c]:start[c] + size[c]]
+    "start",        # int64, per clause
+    "size",         # int32, per clause
+    "lbd",          # int32, per clause (0: a clause of the puzzle)
+    "watch_head",   # int64, per literal: its first watcher node, or -1
+    "watch_next",   # int64, per watcher node (2 clause + slot): the next, or -1
+    "value",        # int8, per literal: 1 true, -1 false, 0 unassigned
+    "level",        # int32, per var
+    "reason",       # int64, per var: the clause that implied it, -2 - k for entry k's
+                    # table (see ``filter``), or -1
+    "trail",        # int32, the literals assigned, in order
+    "level_start",  # int64, per level: where it starts on the trail
+    "phase",        # int8, per var: the value it last had (1 true)
+    "activity",     # float64, per var (VSIDS); activity[n_vars] is the bump
+    "heap",         # int32: the unassigned vars, a max-heap on activity
+    "heap_pos",     # int32, per var: where it is in the heap, or -1
+    "seen",         # int8, per var: scratch for conflict analysis
+    "learnt",       # int32: scratch, the clause being learned
+    "stamp",        # int64, per level: scratch for lbd
+    "state",        # int64: the counters named above (N_CLAUSES, ...)
+    "pos",          # int64, per var: where it stands on the trail
+    "explain",      # int32: scratch, the literals of a reason
+    "ent_off",      # the tables (``state.Tables``) whose rows filter the cells
+    "ent_var",
+    "var_eoff",
+    "var_ent",
+    "rows",
+    "tab_off",
+    "dirty",        # bool, per entry: queued to be filtered
+    "dirty_queue",  # int64: the entries queued (state[DIRTY] of them)
+    "cell_mask",    # int64, per cell: the digits whose x var is not false
+    "support",      # int64, 9: scratch for a filter
+    "sums",         # the sums' flow network (``sums``), tested at each fixpoint
+    "sums_lits",    # int32: the literals of the last sums conflict
+))
+
+
+
 
 
 @inline_kernel

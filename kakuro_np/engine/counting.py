@@ -26,15 +26,16 @@ read back: solution number i of a scope, found by walking the count's own tree a
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
+from numba.experimental import structref
 
 from ..combos import LOWEST_DIGIT, POPCOUNT
 from .codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
 from .dissect import LEAF
 from .force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
-from .jit import INT, INTS, NO_DEADLINE, copy_into, kernel, monotonic_ns, sort_ints
+from .jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
+                  monotonic_ns, sort_ints)
 from .memo import MEMO, WIDE, Memo, lookup, store
 from .state import ROOT
 from .sums import Network, network_of, sums_feasible
@@ -216,20 +217,28 @@ def piece_key(members, tables, live):
 
 
 
-class Tally(NamedTuple):
+class TallyType(RecordType):
+    """The numba type of a ``Tally``."""
+
+
+class Tally(structref.StructRefProxy):
     """A count's scratch: its ``trail``, a ``label`` per entry (-1, for ``components``), the
     ``memo`` of pieces, its ``work`` (``work[0]``: the nodes it may still visit;
     ``work[1]``: the most solutions a count under way has reached, for progress
     reports), the ``sums`` network its nodes are tested on (an empty one tests
     nothing), per entry its ``depth`` (see ``decomposition_depths``; empty outside
     exact counts) and per cell its ``rank`` (see ``dissect``; empty: none)."""
-    trail: Trail
-    label: np.ndarray
-    memo: Memo
-    work: np.ndarray
-    sums: Network
-    depth: np.ndarray
-    rank: np.ndarray
+
+
+by_reference(Tally, TallyType, (     # its fields, passed by reference (``jit.by_reference``)
+    "trail",        # Trail
+    "label",
+    "memo",         # Memo
+    "work",
+    "sums",         # Network
+    "depth",
+    "rank",
+))
 
 
 @kernel

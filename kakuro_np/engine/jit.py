@@ -57,6 +57,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
+from numba.experimental import structref
 from numba.extending import intrinsic
 
 #: The package's folder (``kakuro_np``, above ``engine``), whose sources the cache guard hashes.
@@ -229,6 +230,53 @@ def kernel(func):
 def inline_kernel(func):
     """A kernel numba inlines into each caller (see the glossary)."""
     return _plain_calls(numba.njit(cache=True, nogil=True, inline="always")(func))
+
+
+class RecordType(types.StructRef):
+    """The numba type of a record passed by reference (``by_reference``): its fields get
+    plain types, as ``kernel`` gives arguments."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+def by_reference(proxy, record_type, fields, readable=True) -> None:
+    """Make ``proxy`` (a ``structref.StructRefProxy``) the record type ``record_type`` (a
+    ``RecordType``) with ``fields``: kernels build it as ``proxy(*fields)`` and pass it
+    as one pointer.
+
+    A NamedTuple of arrays is passed by value: every call, and every copy numba makes of
+    it, takes each array apart again (its fields, and theirs), so a kernel that hands big
+    records on is tens of thousands of lines of IR for LLVM to optimise (``search`` with
+    its checks: 44,711 ``extractvalue`` in 58,565 lines). By reference, every group
+    compiled in 128 s instead of 193 s, the checks' in 70 s instead of 118 s (bench/README).
+    With ``readable``, Python reads each field through a small kernel of its own, compiled
+    when first read in a process (the tests read them; the solver does not).
+
+    Examples
+    --------
+    >>> from kakuro_np.engine.anyorder import Hunter
+    >>> isinstance(Hunter.weight, property)
+    True
+    """
+    structref.register(record_type)
+    structref.define_proxy(proxy, record_type, list(fields))
+    for name in fields if readable else ():
+        setattr(proxy, name, property(_field_reader(name)))
+
+
+def _field_reader(name: str):
+    """A function that reads field ``name`` of a record passed by reference, through a kernel
+    made and compiled when it is first called (importing the package stays quick)."""
+    made = []
+
+    def read(record):
+        if not made:
+            scope = {}
+            exec(f"def read(record):\n    return record.{name}\n", scope)
+            made.append(numba.njit(scope["read"]))
+        return made[0](record)
+    return read
 
 
 #: Argument types of the kernels compiled ahead (``ahead``): int64 scalars, int64 vectors

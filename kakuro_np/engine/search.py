@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba.core import types
+from numba.experimental import structref
 
 from ..combos import ALL_DIGITS, POPCOUNT
 from .anyorder import Hunter, hunt, new_hunter
@@ -45,7 +46,8 @@ from .codes import (CONTRADICTION, COUNT_TIMED_OUT, OK, SAT_NO, SAT_UNKNOWN, SAT
 from .counting import Tally, components, count_state, new_tally, state_solution
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
-from .jit import INT, NO_DEADLINE, copy_into, grow, inline_kernel, kernel, monotonic_ns
+from .jit import (INT, NO_DEADLINE, RecordType, by_reference, copy_into, grow, inline_kernel,
+                  kernel, monotonic_ns)
 from .jposs import FREE
 from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
 from .policy import (CHECK_COUNT_NS, CHECK_SAT_NS, CHECK_TURN_GROWTH, CLOCK_AFTER, NEAR_NODES,
@@ -109,7 +111,11 @@ class Found(NamedTuple):
     status: int
 
 
-class Checks(NamedTuple):
+class ChecksType(RecordType):
+    """The numba type of ``Checks``."""
+
+
+class Checks(structref.StructRefProxy):
     """What the checks of a thrashing search keep: the nodes each check may hunt
     (``hunt_nodes``); per depth, a solution known to lie below the node
     (``witness``, one-digit masks) and whether there is one (``has_witness``);
@@ -122,27 +128,35 @@ class Checks(NamedTuple):
     masks), all zeros when there is none: the root's check takes it as its witness.
     ``root_ns[0]``, when not 0, asks the search to check the root first, for at most
     that many nanoseconds, steered by ``seed`` (see ``check_root``)."""
-    hunt_nodes: int
-    witness: np.ndarray
-    has_witness: np.ndarray
-    hunter: Hunter
-    tally: Tally
-    node_mask: np.ndarray
-    node_alive: np.ndarray
-    near_mask: np.ndarray
-    near_alive: np.ndarray
-    sat: Sat
-    sat_record: np.ndarray
-    given: np.ndarray
-    seed: np.ndarray
-    root_ns: np.ndarray
+
+
+CHECKS_FIELDS = ("hunt_nodes", "witness", "has_witness", "hunter", "tally", "node_mask",
+                 "node_alive", "near_mask", "near_alive", "sat", "sat_record", "given", "seed",
+                 "root_ns")
+by_reference(Checks, ChecksType, CHECKS_FIELDS, readable=False)    # see CHECKS_ARRAYS
+
+
+#: The arrays of ``Checks`` that ``new_checks`` also sets on the proxy, for Python to read
+#: and write (the structure holds the same arrays, so the kernels see what it writes).
+CHECKS_ARRAYS = ("witness", "has_witness", "node_mask", "node_alive", "near_mask", "near_alive",
+                 "sat_record", "given", "seed", "root_ns")
+
+
+@kernel
+def pack_checks(hunt_nodes, hunter, tally, sat, arrays):
+    """A ``Checks`` of its parts; ``arrays`` in the order of CHECKS_ARRAYS."""
+    (witness, has_witness, node_mask, node_alive, near_mask, near_alive, sat_record, given,
+     seed, root_ns) = arrays
+    return Checks(hunt_nodes, witness, has_witness, hunter, tally, node_mask, node_alive,
+                  near_mask, near_alive, sat, sat_record, given, seed, root_ns)
 
 
 def new_checks(root, hunt_nodes) -> Checks:
     """Checks for a search of ``root``, each hunting ``hunt_nodes`` nodes first (see ``search``).
 
     Built here, in Python, from the kernels that make each part: a kernel of its own
-    would compile all of theirs once more (see ``jit``).
+    would compile all of theirs once more (see ``jit``). Its arrays (CHECKS_ARRAYS) are
+    attributes of the proxy too.
     """
     _, tables, live = start_state(root, True)
     E, V = live.nalive.shape[0], live.mask.shape[0]
@@ -150,13 +164,16 @@ def new_checks(root, hunt_nodes) -> Checks:
     memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
     sums = network_of(tables, np.int64(V), True)
     never = np.array([np.iinfo(np.int64).max, 0], np.int64)
-    return Checks(int(hunt_nodes), np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
-                  new_hunter(tables, live, sums, np.ones(E)),
-                  new_tally(tables, live, memo, never, sums, False, np.empty(0, np.int64)),
-                  np.zeros(V, np.int64), np.zeros(E, np.int64), np.zeros(V, np.int64),
-                  np.zeros(E, np.int64), sat_of(tables, live.mask),
-                  np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
-                  np.zeros(1, np.int64))
+    arrays = (np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_), np.zeros(V, np.int64),
+              np.zeros(E, np.int64), np.zeros(V, np.int64), np.zeros(E, np.int64),
+              np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
+              np.zeros(1, np.int64))
+    checks = pack_checks(np.int64(hunt_nodes), new_hunter(tables, live, sums, np.ones(E)),
+                         new_tally(tables, live, memo, never, sums, False,
+                                   np.empty(0, np.int64)),
+                         sat_of(tables, live.mask), arrays)
+    checks.__dict__.update(zip(CHECKS_ARRAYS, arrays))
+    return checks
 
 
 @kernel

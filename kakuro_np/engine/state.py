@@ -1,4 +1,4 @@
-"""The search state as two named records, which numba passes to kernels as one argument each.
+"""The search state as three named records, which numba passes to kernels as one argument each.
 
 Glossary
 --------
@@ -25,8 +25,10 @@ Live   : the node the search stands on, changed in place: the live rows of each
          filtered (``gone``, 0 between steps) and a live row last seen for each
          position and digit of an indexed table (``support``, a hint).
 
-A record's fields cannot be reassigned: a kernel that grows an array makes a
-new record. Kernels with a hot loop copy the fields they use into locals first.
+``Tables`` and ``Live`` are passed by reference (``jit.by_reference``): a call hands
+on one pointer, not each array. No kernel reassigns a field: a kernel that grows an
+array makes a new record. Kernels with a hot loop copy the fields they use into
+locals first. ``Root`` stays a named tuple: the verbs build it in Python.
 
 Examples
 --------
@@ -46,8 +48,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba.core import types
+from numba.experimental import structref
 
-from .jit import INT32S, INTS, ROWS
+from .jit import INT32S, INTS, ROWS, RecordType, by_reference
 
 
 class Root(NamedTuple):
@@ -62,31 +65,47 @@ class Root(NamedTuple):
     fit_mask: np.ndarray    #: int64, V or 0: masks the tables are the fixpoint of, or none
 
 
-class Tables(NamedTuple):
+class TablesType(RecordType):
+    """The numba type of a ``Tables``."""
+
+
+class Tables(structref.StructRefProxy):
     """The puzzle as the kernels share it, fixed once the tables are built."""
-    ent_off: np.ndarray     #: int64, E + 1: entry k's cells are ent_var[ent_off[k]:ent_off[k + 1]]
-    ent_var: np.ndarray     #: int64: the variable of each entry cell
-    var_eoff: np.ndarray    #: int64, V + 1: variable v's entries are var_ent[var_eoff[v]:...]
-    var_ent: np.ndarray     #: int64: the entries of each variable
-    var_slot: np.ndarray    #: int64: where each var_ent's variable is in ent_var
-    rows: np.ndarray        #: int8, R x 9: every table's rows, padded with 0
-    tab_off: np.ndarray     #: int64, E + 1: where each entry's rows start in ``perm``
-    idx_off: np.ndarray     #: int64, 81 E + 1: entry k's rows with digit d at position p are
-    idx_row: np.ndarray     #: int32: idx_row[idx_off[81 k + 9 p + d - 1]:...] (big tables only)
-    perm_set: np.ndarray    #: int64, E: the digit set of a table kept lazily, else 0 (``perms``)
 
 
-class Live(NamedTuple):
+by_reference(Tables, TablesType, (     # its fields, passed by reference (``jit.by_reference``)
+    "ent_off",      # int64, E + 1: entry k's cells are ent_var[ent_off[k]:ent_off[k + 1]]
+    "ent_var",      # int64: the variable of each entry cell
+    "var_eoff",     # int64, V + 1: variable v's entries are var_ent[var_eoff[v]:...]
+    "var_ent",      # int64: the entries of each variable
+    "var_slot",     # int64: where each var_ent's variable is in ent_var
+    "rows",         # int8, R x 9: every table's rows, padded with 0
+    "tab_off",      # int64, E + 1: where each entry's rows start in ``perm``
+    "idx_off",      # int64, 81 E + 1: entry k's rows with digit d at position p are
+    "idx_row",      # int32: idx_row[idx_off[81 k + 9 p + d - 1]:...] (big tables only)
+    "perm_set",     # int64, E: the digit set of a table kept lazily, else 0 (``perms``)
+))
+
+
+class LiveType(RecordType):
+    """The numba type of a ``Live``."""
+
+
+class Live(structref.StructRefProxy):
     """The node the search stands on; kernels change it in place."""
-    perm: np.ndarray        #: int32, R: rows in blocks per entry, live ones first
-    pos: np.ndarray         #: int32, R: where each row stands in ``perm``
-    nalive: np.ndarray      #: int64, E: live rows per entry (-1: no table yet)
-    mask: np.ndarray        #: int64, V: each cell's candidate digits as bits
-    queue: np.ndarray       #: int64, E: ring buffer of entries to filter again
-    inq: np.ndarray         #: bool, E: which entries wait in ``queue``
-    qstate: np.ndarray      #: int64, 2: the queue's head and size
-    gone: np.ndarray        #: int64, per ent_var slot: digits lost since the entry was filtered
-    support: np.ndarray     #: int32, 81 E: a row once live per entry, position and digit
+
+
+by_reference(Live, LiveType, (     # its fields, passed by reference (``jit.by_reference``)
+    "perm",         # int32, R: rows in blocks per entry, live ones first
+    "pos",          # int32, R: where each row stands in ``perm``
+    "nalive",       # int64, E: live rows per entry (-1: no table yet)
+    "mask",         # int64, V: each cell's candidate digits as bits
+    "queue",        # int64, E: ring buffer of entries to filter again
+    "inq",          # bool, E: which entries wait in ``queue``
+    "qstate",       # int64, 2: the queue's head and size
+    "gone",         # int64, per ent_var slot: digits lost since the entry was filtered
+    "support",      # int32, 81 E: a row once live per entry, position and digit
+))
 
 
 #: The numba type of a ``Root`` (the argument types of kernels compiled ahead, see ``ahead``).

@@ -28,35 +28,43 @@ bounds   : a cell's least and greatest candidate (its mask's lowest and highest 
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 import numpy as np
+from numba.experimental import structref
 
-from .jit import kernel
+from .jit import RecordType, by_reference, kernel
 
 #: A capacity no flow reaches (the arc T -> S).
 UNBOUNDED = 1 << 40
 
 
-class Network(NamedTuple):
+class NetworkType(RecordType):
+    """The numba type of a ``Network``."""
+
+
+class Network(structref.StructRefProxy):
     """The sums of a puzzle as a flow network (see the glossary); ``cap`` and the scratch
     arrays are rewritten by each ``sums_feasible``."""
-    n_nodes: int
-    arc_var: np.ndarray     #: int64, A: the variable of each forward arc, or -1
-    var_arc: np.ndarray     #: int64, V: the arc of each variable, or -1 (in one short entry)
-    arc_low: np.ndarray     #: int64, A: the fixed lower bound of an arc with no variable
-    arc_high: np.ndarray    #: int64, A: its fixed upper bound
-    tail: np.ndarray        #: int64, 2A: where each arc starts
-    head: np.ndarray        #: int64, 2A: where each arc ends
-    adj_off: np.ndarray     #: int64, N + 1: node n's arcs are adj_arc[adj_off[n]:adj_off[n + 1]]
-    adj_arc: np.ndarray     #: int64, 2A
-    cap: np.ndarray         #: int64, 2A: residual capacities
-    flow: np.ndarray        #: int64, A: the flow on each arc, kept from test to test
-    low: np.ndarray         #: int64, A: each arc's lower bound in the last test
-    excess: np.ndarray      #: int64, N: inflow - outflow at each node, kept from test to test
-    level: np.ndarray       #: int64, N: scratch (Dinic's levels)
-    it: np.ndarray          #: int64, N: scratch (Dinic's current arcs)
-    queue: np.ndarray       #: int64, N: scratch (breadth-first queue, path of arcs)
+
+
+by_reference(Network, NetworkType, (     # its fields, passed by reference (``jit.by_reference``)
+    "n_nodes",      # int
+    "arc_var",      # int64, A: the variable of each forward arc, or -1
+    "var_arc",      # int64, V: the arc of each variable, or -1 (in one short entry)
+    "arc_low",      # int64, A: the fixed lower bound of an arc with no variable
+    "arc_high",     # int64, A: its fixed upper bound
+    "tail",         # int64, 2A: where each arc starts
+    "head",         # int64, 2A: where each arc ends
+    "adj_off",      # int64, N + 1: node n's arcs are adj_arc[adj_off[n]:adj_off[n + 1]]
+    "adj_arc",      # int64, 2A
+    "cap",          # int64, 2A: residual capacities
+    "flow",         # int64, A: the flow on each arc, kept from test to test
+    "low",          # int64, A: each arc's lower bound in the last test
+    "excess",       # int64, N: inflow - outflow at each node, kept from test to test
+    "level",        # int64, N: scratch (Dinic's levels)
+    "it",           # int64, N: scratch (Dinic's current arcs)
+    "queue",        # int64, N: scratch (breadth-first queue, path of arcs)
+))
 
 
 @kernel

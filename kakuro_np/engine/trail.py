@@ -42,26 +42,34 @@ Every leaf of k0, by the essay's rule (the entry with the fewest live rows):
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 import numpy as np
+from numba.experimental import structref
 
 from .codes import WALKED
 from .force import apply_digit, apply_row, live_rows, propagate
-from .jit import inline_kernel, copy_into, kernel, sort_ints
+from .jit import RecordType, by_reference, copy_into, inline_kernel, kernel, sort_ints
 
 
 
-class Trail(NamedTuple):
+class TrailType(RecordType):
+    """The numba type of a ``Trail``."""
+
+
+class Trail(structref.StructRefProxy):
     """The open levels of a depth-first walk (see the module's glossary)."""
-    saved_mask: np.ndarray      #: int64, levels x V: each level's masks
-    saved_alive: np.ndarray     #: int64, levels x E: each level's live-row counts
-    branch: np.ndarray          #: int64, levels: the entry each level branches on (-1 - v: cell v)
-    first: np.ndarray           #: int64, levels: where each level's rows start in cand
-    stop: np.ndarray            #: int64, levels: where they end
-    nxt: np.ndarray             #: int64, levels: the next row to try
-    cand: np.ndarray            #: int64, R: the rows of every level
-    top: np.ndarray             #: int64, 2: the depth and the cand slots in use
+
+
+by_reference(Trail, TrailType, (     # its fields, passed by reference (``jit.by_reference``)
+    "saved_mask",   # int64, levels x V: each level's masks
+    "saved_alive",  # int64, levels x E: each level's live-row counts
+    "branch",       # int64, levels: the entry each level branches on (-1 - v: cell v)
+    "first",        # int64, levels: where each level's rows start in cand
+    "stop",         # int64, levels: where they end
+    "nxt",          # int64, levels: the next row to try
+    "cand",         # int64, R: the rows of every level
+    "top",          # int64, 2: the depth and the cand slots in use
+))
 
 
 @kernel
