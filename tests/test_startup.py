@@ -371,3 +371,20 @@ def test_two_processes_saving_one_kernel_keep_each_signatures_code(tmp_path, mon
         t.join()
     fresh = IndexDataCacheFile(str(tmp_path), "probe.probe-1", ("stamp", 1))
     assert [fresh.load((f"signature {i}",)) for i in range(2)] == ["code 0", "code 1"]
+
+
+def test_the_compiling_notice_survives_kernels_of_no_module():
+    """numba compiles functions made by ``exec`` (a record's constructor, from
+    ``structref``), whose ``__module__`` is None: the notice passes over them."""
+    import numba
+    from numba.core import event
+    said = []
+    listener = jit.when_compiling(lambda: said.append(1))
+    try:
+        scope = {}
+        exec("def nameless(x):\n    return x + 1\n", scope)
+        assert scope["nameless"].__module__ is None
+        assert numba.njit(scope["nameless"])(1) == 2
+        assert said == []
+    finally:
+        event.unregister("numba:compile", listener)

@@ -287,8 +287,9 @@ INT32S = types.int32[::1]
 FLOATS = types.float64[::1]
 
 
-def when_compiling(say) -> None:
-    """Call ``say()`` once, when a kernel of the package not found in the cache starts compiling."""
+def when_compiling(say):
+    """Call ``say()`` once, when a kernel of the package not found in the cache starts
+    compiling. Returns the listener (``numba.core.event.unregister`` takes it back)."""
     from numba.core import event
 
     class FirstCompile(event.Listener):
@@ -296,14 +297,17 @@ def when_compiling(say) -> None:
 
         def on_start(self, ev):
             py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
-            if not self.said and getattr(py_func, "__module__", "").startswith(__package__ + "."):
+            if not self.said and (getattr(py_func, "__module__", None) or "").startswith(
+                    __package__ + "."):
                 self.said = True
                 say()
 
         def on_end(self, ev):
             pass
 
-    event.register("numba:compile", FirstCompile())
+    listener = FirstCompile()
+    event.register("numba:compile", listener)
+    return listener
 
 
 NO_DEADLINE = np.iinfo(np.int64).max
