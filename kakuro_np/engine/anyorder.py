@@ -39,8 +39,8 @@ from .force import pick_entry, start_state
 from .jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
                   monotonic_ns)
 from .state import ROOT
-from .sums import Network, network_of, sums_feasible
-from .trail import Trail, cut_to, trail_for, open_level, step
+from .sums import network_of, sums_feasible
+from .trail import cut_to, trail_for, open_level, step
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).
 SUMS_FAILED = np.iinfo(np.int64).max

@@ -39,11 +39,11 @@ from numba.core import types
 from numba.experimental import structref
 
 from ..combos import ALL_DIGITS, POPCOUNT
-from .anyorder import Hunter, hunt, new_hunter
-from .cdcl import Sat, sat_of, sat_solve
+from .anyorder import hunt, new_hunter
+from .cdcl import sat_of, sat_solve
 from .codes import (CONTRADICTION, COUNT_TIMED_OUT, OK, SAT_NO, SAT_UNKNOWN, SAT_YES,
                     SOLVABLE, THRASHING, TIMED_OUT, WALKED, WITNESSED)
-from .counting import Tally, components, count_state, new_tally, state_solution
+from .counting import components, count_state, new_tally, state_solution
 from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
                     start_state)
 from .jit import (INT, NO_DEADLINE, RecordType, by_reference, copy_into, grow, inline_kernel,
