@@ -89,32 +89,33 @@ def _waiting(helper) -> None:
         _on_wait.pop()()
 
 
+def _listed(name: str) -> list:
+    """``[(kernel, argument types, or the function that gives them), ...]`` for ``name``, in
+    call order, as ``KERNELS`` lists them."""
+    found = []
+    for module, kernel, types in KERNELS[name]:
+        mod = importlib.import_module(module)
+        found.append((getattr(mod, kernel), getattr(mod, types)))
+    return found
+
+
 def kernels_named(name: str) -> list:
     """``[(kernel, argument types or None), ...]`` for ``name``, in call order: the types of
     a kernel whose types a function gives are None (that function may compile; see
     ``kernels_of``)."""
-    found = []
-    for module, kernel, types in KERNELS[name]:
-        mod = importlib.import_module(module)
-        types = getattr(mod, types)
-        found.append((getattr(mod, kernel), None if callable(types) else tuple(types)))
-    return found
+    return [(kernel, None if callable(types) else tuple(types))
+            for kernel, types in _listed(name)]
 
 
 def dispatchers_of(name: str) -> list:
     """The kernels of ``name``: numba dispatchers, in call order."""
-    return [kernel for kernel, _ in kernels_named(name)]
+    return [kernel for kernel, _ in _listed(name)]
 
 
 def kernels_of(name: str) -> list:
     """``[(kernel, argument types), ...]`` for ``name``, in call order (a function giving the
     types is called: it may compile, or load, the kernel whose return type they hold)."""
-    found = []
-    for module, kernel, types in KERNELS[name]:
-        mod = importlib.import_module(module)
-        types = getattr(mod, types)
-        found.append((getattr(mod, kernel), types() if callable(types) else types))
-    return found
+    return [(kernel, types() if callable(types) else types) for kernel, types in _listed(name)]
 
 
 def _named_signatures(kernel) -> set:

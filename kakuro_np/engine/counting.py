@@ -36,10 +36,10 @@ from .dissect import LEAF
 from .force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
 from .jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
                   monotonic_ns, sort_ints)
-from .memo import MEMO, WIDE, Memo, lookup, store
+from .memo import MEMO, WIDE, lookup, store
 from .state import ROOT
-from .sums import Network, network_of, sums_feasible
-from .trail import Trail, cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
+from .sums import network_of, sums_feasible
+from .trail import cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the
 #: order of a tree decomposition (``decomposition_depths``): bench/README, 2026-11-24.

@@ -44,8 +44,7 @@ from .cdcl import sat_of, sat_solve
 from .codes import (CONTRADICTION, COUNT_TIMED_OUT, OK, SAT_NO, SAT_UNKNOWN, SAT_YES,
                     SOLVABLE, THRASHING, TIMED_OUT, WALKED, WITNESSED)
 from .counting import components, count_state, new_tally, state_solution
-from .force import (build_forced_tables, pick_entry, pin_solution, propagate,
-                    start_state)
+from .force import build_forced_tables, pick_entry, pin_solution, start_state
 from .jit import (INT, NO_DEADLINE, RecordType, by_reference, copy_into, grow, inline_kernel,
                   kernel, monotonic_ns)
 from .jposs import FREE

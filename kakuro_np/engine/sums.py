@@ -28,7 +28,6 @@ bounds   : a cell's least and greatest candidate (its mask's lowest and highest 
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba.experimental import structref
 

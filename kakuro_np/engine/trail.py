@@ -42,7 +42,6 @@ Every leaf of k0, by the essay's rule (the entry with the fewest live rows):
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba.experimental import structref
 
