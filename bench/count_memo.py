@@ -31,8 +31,8 @@ import time
 import kakuro_np as kn
 
 solve = importlib.import_module("kakuro_np.solve")
-from kakuro_np.engine.jit import NO_DEADLINE, monotonic_ns  # noqa: E402
-from kakuro_np.engine.memo import DATA_WORDS, SLOTS_LOG2, new_memo  # noqa: E402
+from kakuro_np.engine.core.jit import NO_DEADLINE, monotonic_ns  # noqa: E402
+from kakuro_np.engine.walk.memo import DATA_WORDS, SLOTS_LOG2, new_memo  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)

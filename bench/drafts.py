@@ -33,8 +33,9 @@ import numpy as np
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine import policy
-from kakuro_np.engine.search import search
+from kakuro_np.engine.core import policy
+from kakuro_np.engine.proofs.checks import checks_for
+from kakuro_np.engine.walk.search import search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_sets as ms  # noqa: E402
@@ -70,7 +71,7 @@ def warm_up():
     kn.kakuro(k3), kn.count(k3), kn.count(k3, limit=2), kn.kakuro(k3, limit=2, order="any")
     m = solve.model(k3)
     search(m.root(), np.int64(2), True, np.int64(solve.NO_LIMIT), np.int64(0),
-           m.checks())
+           checks_for(m))
     solve.Learner(m, 2).turn(1000, solve.NO_DEADLINE)   # count(limit=2)'s and "any"'s
     solve._any_solutions(m, 2, solve.NO_DEADLINE, None, turns=(1, 2))   # its count's turn
     saved, policy.THRASH_NODES = policy.THRASH_NODES, 0      # the root's check, once it thrashes

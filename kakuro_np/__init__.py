@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING  # noqa: E402
 if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads on first use
     from .check import CheckResult, check
     from .combos import kc
-    from .engine.entries import entries
+    from .engine.build.entries import entries
     from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
     from .explain import Explanation, Step, explain, hint
     from .engine.force import force
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from .batch import Result, solve_many
     from .generate import differences, generate
     from .grade import Grade, grade
-    from .engine.jposs import jposs
+    from .engine.build.jposs import jposs
     from .puzzle import Puzzle
     from .render import boxed
     from .solve import Reduction, count, kakuro, reduce
@@ -64,12 +64,12 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
 
 #: The module each public name comes from: ``kakuro_np.<module>.<name>``.
 _HOME = {
-    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "engine.entries",
+    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "engine.build.entries",
     "BudgetError": "errors", "PuzzleError": "errors", "SolveTimeout": "errors",
     "TooManySolutions": "errors", "Explanation": "explain", "Step": "explain",
     "explain": "explain", "hint": "explain", "force": "engine.force", "as_puzzle": "formats",
     "detect": "formats", "format": "formats", "parse": "formats", "read": "formats",
-    "Grade": "grade", "grade": "grade", "jposs": "engine.jposs", "Puzzle": "puzzle", "boxed": "render",
+    "Grade": "grade", "grade": "grade", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "stats", "generate": "generate", "differences": "generate",
     "solve_many": "batch", "Result": "batch",

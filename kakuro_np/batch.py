@@ -451,7 +451,7 @@ def _compile_once(limit) -> None:
     """On an empty cache, helpers compile the kernels the workers will run, started here
     once: the workers are forked after, find them (``ahead``) and start none of their own,
     answering from the essay meanwhile (``first_run``)."""
-    from .engine import ahead
+    from .engine.core import ahead
     from .solve import count_kernels, kakuro_kernels
     ahead.start("model", *count_kernels(limit), *kakuro_kernels(KEEP, "any"))
 

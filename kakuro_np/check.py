@@ -42,7 +42,7 @@ import numpy as np
 
 from .errors import SolveTimeout
 from .formats import as_puzzle
-from .engine.jit import NO_DEADLINE, deadline_ns, monotonic_ns
+from .engine.core.jit import NO_DEADLINE, deadline_ns, monotonic_ns
 from .solve import _limit, count, kakuro
 
 #: How many solutions of the clue-only puzzle ``check`` enumerates before it

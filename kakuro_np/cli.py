@@ -106,7 +106,7 @@ def _source(path: str):
 def _load(path: str, fmt=None):
     """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
     from . import formats
-    from .engine.entries import packed_entries
+    from .engine.build.entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
         puzzle, places = formats.with_places(formats.parse, sys.stdin.buffer.read(
@@ -132,8 +132,8 @@ def _say_when_compiling() -> None:
     """From now on, print ``COMPILING`` once if a kernel not in the cache starts compiling."""
     global _notice_armed
     if not _notice_armed:
-        from .engine.ahead import when_waiting
-        from .engine.jit import when_compiling
+        from .engine.core.ahead import when_waiting
+        from .engine.core.jit import when_compiling
         said = []
 
         def say():                                   # once, whoever compiles
@@ -148,7 +148,7 @@ def _say_when_compiling() -> None:
 
 def _compile_ahead(*names: str) -> None:
     """On an empty cache, compile these kernels in a helper process meanwhile (``ahead``)."""
-    from .engine import ahead
+    from .engine.core import ahead
     ahead.start(*names)
 
 
@@ -691,7 +691,7 @@ def cmd_play(args) -> int:
 def cmd_compile(args) -> int:
     """Fill the kernel cache: every kernel the solver, counts, checks and explanations may
     need, a helper process per job, a line (or a bar on a terminal) as each ends."""
-    from .engine import ahead
+    from .engine.core import ahead
     from .dist import cores
     jobs = args.jobs or cores()
     bar = None

@@ -7,7 +7,7 @@ scheduler's address (``"tcp://host:8786"``). On it:
 
 - ``batch.solved_on`` runs a batch there, a chunk of puzzles a task;
 - ``count_on`` and ``solutions_on`` split one puzzle's fan-out tree into
-  subproblems (``engine.split``), a task each, and add up their counts or
+  subproblems (``engine.walk.split``), a task each, and add up their counts or
   join their solutions in the fan-out order.
 
 Every task is a pure function of its arguments, so a task whose worker dies
@@ -15,7 +15,7 @@ is run again by Dask on another, with the same result.
 
 Glossary
 --------
-subproblem : the cell masks of one branch of the fan-out (see ``engine.split``).
+subproblem : the cell masks of one branch of the fan-out (see ``engine.walk.split``).
 end        : the wall-clock time (``time.time()``) after which tasks give up,
              or None; wall clocks, since a cluster's machines share no other.
 threads    : the cluster's worker threads in all; the tree is split into
@@ -155,12 +155,12 @@ def forget() -> None:
 def deadline_of(end) -> int:
     """The kernels' deadline (``monotonic_ns``) for the wall-clock time ``end`` (None:
     never)."""
-    from .engine.jit import deadline_ns
+    from .engine.core.jit import deadline_ns
     return deadline_ns(None if end is None else max(end - time.time(), 0.0))
 
 
 def _submit_split(client, task, m, cap, timeout, max_rows, tasks):
-    from .engine.split import split
+    from .engine.walk.split import split
     end = None if timeout is None else time.time() + timeout
     parts = split(m, tasks if tasks is not None else TASKS_PER_THREAD * threads(client))
     key = model_key(m.puzzle, max_rows)

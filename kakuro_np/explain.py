@@ -19,11 +19,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import ahead
+from .engine.core import ahead
 from .combos import ALL_DIGITS, candidate_grid, kc
-from .engine.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
-from .engine.entries import entry_variables, packed_entries
-from .engine.jit import NO_DEADLINE, deadline_ns
+from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
+from .engine.build.entries import entry_variables, packed_entries
+from .engine.core.jit import NO_DEADLINE, deadline_ns
 from .techniques import N_TECHNIQUES, NAMES, climb
 
 

@@ -6,7 +6,7 @@ essay's verbs in plain numpy (``essay``: the same tables, the same fixpoint and
 the same fan-out, so the same solutions in the same order) solve a published
 puzzle in a few milliseconds to a tenth of a second. So when the kernels a
 question needs are not in the cache, ``kakuro()``, ``count()`` and ``reduce()`` have
-helper processes compile them (``engine.ahead``) and meanwhile ask the essay, for at
+helper processes compile them (``engine.core.ahead``) and meanwhile ask the essay, for at
 most ESSAY_SECONDS. If the essay answers, that is the answer, the same as the
 engine's; if it does not in time (a grid that thrashes, tables too big, too
 many solutions) or the helpers finish first, the engine answers as ever, from
@@ -37,7 +37,7 @@ import time
 import numpy as np
 
 from . import essay
-from .engine.jit import NO_DEADLINE
+from .engine.core.jit import NO_DEADLINE
 
 #: Whether ``kakuro()`` and ``count()`` ask the essay while their kernels compile (the tests
 #: of the engine turn it off, so that they test the engine on an empty cache too).
@@ -76,7 +76,7 @@ def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
     solutions and whether they are all there are; or None when it gave up: its
     tables would pass ``max_rows`` (or MOST_ROWS), ``stop()`` said so, or the
     monotonic deadline ``deadline`` (ns) passed. The puzzle's runs must be valid
-    (``engine.entries.packed_entries`` raises for those that are not).
+    (``engine.build.entries.packed_entries`` raises for those that are not).
     """
     H, W = puzzle.shape
     x, sums = essay.entries(puzzle)

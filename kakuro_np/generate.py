@@ -33,15 +33,15 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
-from .engine.anyorder import hunt_root
-from .engine.codes import SOLVED
-from .engine.entries import entry_variables, packed_entries
-from .engine.jit import NO_DEADLINE, kernel
-from .engine.jposs import narrow_masks
+from .engine.walk.anyorder import hunt_root
+from .engine.core.codes import SOLVED
+from .engine.build.entries import entry_variables, packed_entries
+from .engine.core.jit import NO_DEADLINE, kernel
+from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
-from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits,
-                     row_runs, set_orbit)
+from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits, row_runs,
+                     set_orbit)
 from .puzzle import Puzzle
 from .techniques import climb
 

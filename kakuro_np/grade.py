@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import ahead
-from .engine.codes import OK
-from .engine.jit import NO_DEADLINE, deadline_ns, kernel
-from .engine.search import count_fanouts as count_fanouts_kernel
+from .engine.core import ahead
+from .engine.core.codes import OK
+from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
+from .engine.walk.search import count_fanouts as count_fanouts_kernel
 from .explain import technique_counts
 from .techniques import NAMES
 

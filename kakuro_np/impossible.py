@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .combos import kc
-from .engine.entries import describe_entry
+from .engine.build.entries import describe_entry
 
 
 def static_reason(puzzle, packed, k) -> str:
@@ -23,7 +23,7 @@ def static_reason(puzzle, packed, k) -> str:
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.engine.entries import packed_entries
+    >>> from kakuro_np.engine.build.entries import packed_entries
     >>> p = Puzzle.from_rows([["x", (3, 0), (4, 0)], [(0, 45), "_", "_"]])
     >>> static_reason(p, packed_entries(p), 0)
     'no 2 different digits add up to 45 (2 cells make 3 to 17)'
@@ -67,7 +67,7 @@ def why_impossible(puzzle, packed, culprit: int) -> str:
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.engine.entries import packed_entries
+    >>> from kakuro_np.engine.build.entries import packed_entries
     >>> p = Puzzle.from_rows([["x", (3, 0), (4, 0)], [(0, 2), "_", "_"]])
     >>> why_impossible(p, packed_entries(p), 0)
     'the across 2 at (1, 0) over 2 cells: no 2 different digits add up to 2 (2 cells make 3 to 17)'

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine.jit import kernel
+from .engine.core.jit import kernel
 from .errors import PuzzleError
 
 SYMMETRIES = ("rotational", "mirror", "none")

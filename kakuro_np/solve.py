@@ -1,12 +1,12 @@
 """Stage 4, solve: the public verbs ``kakuro``, ``count`` and ``reduce``, with their budgets,
 limits, timeouts and results.
 
-The kernels are in ``engine``: the model and the search in ``engine.search``,
-counting in ``engine.counting``, the hunt in any order in ``engine.anyorder``.
+The kernels are in ``engine``: the model and the search in ``engine.walk.search``,
+counting in ``engine.walk.counting``, the hunt in any order in ``engine.walk.anyorder``.
 
 Glossary
 --------
-model    : the packed puzzle the kernels share (``engine.search.build_model``),
+model    : the packed puzzle the kernels share (``engine.build.model``),
            with the Puzzle and its packed entries (``Model``).
 deadline : a ``monotonic_ns`` time after which kernels stop (``NO_DEADLINE``: never).
 limit    : how many solutions to find or count at most (``NO_LIMIT``: no limit).
@@ -25,28 +25,24 @@ import numpy as np
 
 from . import first_run
 from .combos import LOWEST_DIGIT, candidate_grid
-from .engine import ahead, policy
 from .dist import cores
-from .engine.anyorder import any_solutions, find_solutions
-from .engine.cdcl import sat_of_root, sat_solutions
-from .engine.codes import (COUNT_TIMED_OUT, MEMO_FULL, OK, OUT_OF_NODES, OVER_BUDGET,
-                           THRASHING, TIMED_OUT)
-from .engine.counting import (count_pieces, count_split, counted_solutions, knuth_estimates,
-                              wide_value)
-from .engine.dissect import cut_ranks
-from .engine.entries import packed_entries
-from .engine.force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
-from .engine.jit import NO_DEADLINE, deadline_ns
-from .engine.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
-from .engine.perms import perm_sets
-from .engine.search import build_model, fixpoint_masks, new_checks, search
-from .engine.split import row_children
-from .engine.state import Root
-from .errors import BudgetError, SolveTimeout, TooManySolutions
+from .engine.build.entries import packed_entries
+from .engine.build.model import MAX_ROWS, Model, build
+from .engine.core import ahead, policy
+from .engine.core.codes import (COUNT_TIMED_OUT, MEMO_FULL, OK, OUT_OF_NODES, THRASHING, TIMED_OUT)
+from .engine.core.jit import NO_DEADLINE, deadline_ns
+from .engine.proofs.cdcl import sat_of_root, sat_solutions
+from .engine.proofs.checks import checks_for
+from .engine.walk.anyorder import any_solutions, find_solutions
+from .engine.walk.counting import (count_pieces, count_split, counted_solutions, knuth_estimates,
+                                   wide_value)
+from .engine.walk.dissect import cut_ranks
+from .engine.walk.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
+from .engine.walk.search import fixpoint_masks, search
+from .engine.walk.split import row_children
+from .errors import SolveTimeout, TooManySolutions
 from .impossible import why_impossible
 
-#: Default budget on table rows in all (about 40 bytes each with the search state).
-MAX_ROWS = 10_000_000
 #: Default budget on the memory that ``kakuro()`` without a limit may fill with solutions.
 MAX_BYTES = 1 << 30
 #: Without a limit, how many solutions ``kakuro()`` collects before it checks the budget.
@@ -65,60 +61,13 @@ NO_RANKS = np.empty(0, np.int64)
 # The public verbs
 
 
-class Model(NamedTuple):
-    """A puzzle packed for the kernels (see ``build_model``)."""
-    puzzle: object
-    packed: object
-    status: int
-    culprit: int
-    var_cell: np.ndarray
-    ent_off: np.ndarray
-    ent_var: np.ndarray
-    ent_sum: np.ndarray
-    mask: np.ndarray
-    rows: np.ndarray
-    tab_off: np.ndarray
-    idx_off: np.ndarray     #: the index of the big tables' rows (``force.build_index``),
-    idx_row: np.ndarray     #: built once here instead of at every kernel's start
-    fit_mask: np.ndarray    #: the masks the build left, whose fixpoint the tables are
-
-    def root(self) -> Root:
-        """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
-        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off,
-                    self.idx_off, self.idx_row, self.fit_mask)
-
-    def checks(self, hunt_nodes=None):
-        """What ``search`` needs to check branches, each check hunting ``hunt_nodes`` nodes
-        (``policy.CHECK_HUNT_NODES`` when None)."""
-        nodes = policy.CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes
-        return new_checks(self.root(), nodes)
-
-
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
-    """Pack a puzzle (or text, path, rows) for the kernels.
+    """Pack a puzzle (or text, path, rows) for the kernels (``engine.build.model``).
 
     Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
     """
     from .formats import as_puzzle
-    puzzle = as_puzzle(grid)
-    ahead.ready(("model",), deadline)       # with a deadline, compiling counts in it
-    packed = packed_entries(puzzle)
-    built = build_model(puzzle.blank, puzzle.given, packed.ent_off, packed.ent_cell,
-                        packed.ent_sum, np.int64(max_rows), np.int64(deadline))
-    if built[0] == OVER_BUDGET:
-        raise BudgetError(f"the tables of this puzzle would pass {max_rows:,} rows "
-                          f"(raise max_rows= to allow more)")
-    if built[0] == TIMED_OUT:
-        raise SolveTimeout("timed out while building the tables")
-    status, _, _, ent_off, _, _, mask, rows, tab_off = built
-    # the build keeps the rows alive at the fixpoint of its masks: a start from them
-    # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
-    fit_mask = mask.copy() if status == OK else np.zeros(0, np.int64)
-    # its permutation tables are kept lazily from such a start (``perms``): no index
-    return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN,
-                                                      INDEX_MAX_ENTRIES,
-                                                      perm_sets(ent_off, rows, tab_off)),
-                 fit_mask)
+    return build(as_puzzle(grid), max_rows, deadline)
 
 
 def _limit(limit) -> int:
@@ -298,7 +247,7 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
         if checks is None:
             ahead.start("any", "learn")     # an empty cache: they compile meanwhile, while this
             ahead.ready(("checks",), deadline)  # process compiles the checks (or, with a
-            checks = m.checks()             # deadline, a helper: about 2 minutes in all)
+            checks = checks_for(m)             # deadline, a helper: about 2 minutes in all)
             checks.seed[:] = root.mask      # the node where the walk thrashed
             checks.root_ns[0] = int(policy.ROOT_CHECK_S * 1e9)     # the root's check first
             continue
@@ -378,7 +327,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     None when their nodes ran out before an answer. Without ``hunting``, a
     single count with no node limit. The learning turns answer the drafts that
     thrash both the hunt and the count (gen-10x10-expert-12: 1.8 s -> 0.19 s).
-    With ``after_check`` (the root's check, ``search.check_root``, has had its
+    With ``after_check`` (the root's check, ``checks.check_root``, has had its
     count and learning turns, and the essay's walk is to start from the
     solution) the first round is the hunt's alone and learning starts a round
     later: the walk goes faster from a hunt's solution than from clause

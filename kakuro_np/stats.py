@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_TOTAL, POPCOUNT
-from .engine.entries import packed_entries
+from .engine.build.entries import packed_entries
 
 
 def _generating_function() -> np.ndarray:

@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
-from .engine.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
-from .engine.jit import INT, INTS, kernel, sort_ints
+from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
+from .engine.core.jit import INT, INTS, kernel, sort_ints
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
 (NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,

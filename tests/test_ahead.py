@@ -12,8 +12,8 @@ import pytest
 
 import kakuro_np as kn
 from kakuro_np import solve
-from kakuro_np.engine import ahead, policy
-from kakuro_np.engine.jit import NO_DEADLINE
+from kakuro_np.engine.core import ahead, policy
+from kakuro_np.engine.core.jit import NO_DEADLINE
 from conftest import PUZZLES, ROOT
 from strategies import OPEN_BLOCK
 
@@ -78,7 +78,7 @@ def test_a_cached_kernel_is_not_compiled_again(monkeypatch):
 def test_the_cache_holds_a_name_only_with_its_own_types(monkeypatch):
     """``search`` without checks and with them share one kernel, so one cache index: the
     checked search is cached only when the index holds types other than SEARCH_TYPES."""
-    from kakuro_np.engine.search import SEARCH_TYPES, search
+    from kakuro_np.engine.walk.search import SEARCH_TYPES, search
     index = {(SEARCH_TYPES, "magic", "stamp"): "file"}
     monkeypatch.setattr(search._cache._cache_file, "_load_index", lambda: dict(index))
     assert ahead.is_cached(search, SEARCH_TYPES) and not ahead.is_cached(search)
@@ -121,7 +121,7 @@ def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch
 @pytest.mark.slow
 def test_the_helper_fills_an_empty_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "kakuro_np.engine.ahead", "search"], env=env, check=True,
+    subprocess.run([sys.executable, "-m", "kakuro_np.engine.core.ahead", "search"], env=env, check=True,
                    timeout=300)
     assert list(tmp_path.rglob("search.search-*.nbi"))
     code = ("import kakuro_np as kn, kakuro_np.solve as s; kn.first_run.ENABLED = False; "
@@ -137,7 +137,7 @@ def test_the_helper_fills_an_empty_cache(tmp_path):
 CHILD_TIMED_OUT = r'''
 import time
 import kakuro_np as kn
-from kakuro_np.engine import ahead
+from kakuro_np.engine.core import ahead
 started = time.monotonic()
 try:
     kn.{call}
@@ -148,12 +148,12 @@ except kn.SolveTimeout as e:
 
 
 def helpers_compiling_into(cache) -> list:
-    """The pids of helper processes (``-m kakuro_np.engine.ahead``) whose cache is ``cache``."""
+    """The pids of helper processes (``-m kakuro_np.engine.core.ahead``) whose cache is ``cache``."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"kakuro_np.engine.ahead" not in f.read():
+                if b"kakuro_np.engine.core.ahead" not in f.read():
                     continue
             with open(f"/proc/{pid}/environ", "rb") as f:
                 if f"NUMBA_CACHE_DIR={cache}".encode() in f.read().split(b"\0"):

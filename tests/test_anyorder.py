@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.anyorder import find_solutions, luby, solution_hash
+from kakuro_np.engine.walk.anyorder import find_solutions, luby, solution_hash
 from kakuro_np.solve import NO_LIMIT, model
 from strategies import filled_puzzles, satisfies
 
@@ -132,8 +132,8 @@ def test_kakuro_in_any_order_answers_a_thrashing_draft_at_once():
 @SMALL
 @given(filled_puzzles())
 def test_solutions_read_back_from_a_count_are_distinct_and_in_the_essays_list(case):
-    from kakuro_np.engine.counting import counted_solutions
-    from kakuro_np.engine.memo import DATA_WORDS, SLOTS_LOG2, growable, new_memo
+    from kakuro_np.engine.walk.counting import counted_solutions
+    from kakuro_np.engine.walk.memo import DATA_WORDS, SLOTS_LOG2, growable, new_memo
     p, _ = case
     every = kn.kakuro(p, limit=200)
     assume(len(every) < 200)
@@ -178,10 +178,10 @@ def test_an_unknown_order_is_a_value_error():
 
 def level_on_the_biggest_table(puzzle):
     """The root of ``puzzle`` with a hunter and one level opened on its biggest open table."""
-    from kakuro_np.engine.anyorder import new_hunter
+    from kakuro_np.engine.walk.anyorder import new_hunter
     from kakuro_np.engine.force import start_state
-    from kakuro_np.engine.sums import network_of, sums_feasible
-    from kakuro_np.engine.trail import open_level
+    from kakuro_np.engine.proofs.sums import network_of, sums_feasible
+    from kakuro_np.engine.walk.trail import open_level
     _, tables, live = start_state(model(puzzle).root(), True)
     sums = network_of(tables, live.mask.shape[0], True)
     assert sums_feasible(sums, live.mask)              # leaves a flow for the order
@@ -193,7 +193,7 @@ def level_on_the_biggest_table(puzzle):
 
 
 def test_rows_are_tried_on_the_guide_first_then_nearest_the_flow():
-    from kakuro_np.engine.anyorder import order_rows
+    from kakuro_np.engine.walk.anyorder import order_rows
     tables, hunter, k, level = level_on_the_biggest_table(kn.read("puzzles/k3.txt"))
     cand = hunter.trail.cand
     before = cand[level].copy()

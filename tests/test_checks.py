@@ -7,10 +7,11 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine import policy
-from kakuro_np.engine.codes import CONTRADICTION, OK, THRASHING, WITNESSED
+from kakuro_np.engine.core import policy
+from kakuro_np.engine.core.codes import CONTRADICTION, OK, THRASHING, WITNESSED
 from kakuro_np.engine.force import apply_row, propagate, start_state
-from kakuro_np.engine.search import check_node, hunt_near, search
+from kakuro_np.engine.proofs.checks import check_node, checks_for, hunt_near
+from kakuro_np.engine.walk.search import search
 from strategies import filled_puzzles, runs
 
 NEVER = 10**15
@@ -38,13 +39,13 @@ def solutions(p, check_after, hunt_nodes=policy.CHECK_HUNT_NODES, limit=solve.NO
     m = solve.model(p)
     if m.status != OK:                  # forced moves refute it: no search (as in kakuro)
         return np.zeros((0, len(m.var_cell)), np.int8)
-    checks = None if check_after == NEVER else m.checks(hunt_nodes)
+    checks = None if check_after == NEVER else checks_for(m, hunt_nodes)
     found = search(m.root(), np.int64(limit), True, np.int64(solve.NO_LIMIT),
                    np.int64(check_after), checks)
     if found.status == THRASHING and checks is None:   # policy.THRASH_NS (2 s) with no solution,
         found = search(m.root(), np.int64(limit), True,  # on a slow machine or a hard example:
                        np.int64(solve.NO_LIMIT),         # on with checks, which cut only
-                       np.int64(check_after), m.checks(hunt_nodes))  # branches with none
+                       np.int64(check_after), checks_for(m, hunt_nodes))  # branches with none
     assert found.status == OK
     return found.digits
 
@@ -123,7 +124,7 @@ def _child_of_the_root(case, pick_entry_at, pick_row_at):
     cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
     digits = tables.rows[row, :len(cells)]
     below = [s for s in every if np.array_equal(s.ravel()[m.var_cell[cells]], digits)]
-    checks = m.checks(0)
+    checks = checks_for(m, 0)
     checks.witness[0] = 1 << (every[-1].ravel()[m.var_cell].astype(np.int64) - 1)
     checks.has_witness[0] = True
     apply_row(tables, live, k, row)

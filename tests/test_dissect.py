@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from kakuro_np import solve
-from kakuro_np.engine import policy
-from kakuro_np.engine.counting import count_pieces, count_split, wide_value
-from kakuro_np.engine.dissect import LEAF, LEAST_PART, LEVELS, cut_ranks
-from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.memo import growable, new_memo
+from kakuro_np.engine.core import policy
+from kakuro_np.engine.walk.counting import count_pieces, count_split, wide_value
+from kakuro_np.engine.walk.dissect import LEAF, LEAST_PART, LEVELS, cut_ranks
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.walk.memo import growable, new_memo
 from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
 from strategies import OPEN_BLOCK, filled_puzzles
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import kakuro_np as kn
 from kakuro_np import first_run
 from kakuro_np.combos import candidate_grid
-from kakuro_np.engine.entries import packed_entries
-from kakuro_np.engine.jit import NO_DEADLINE
+from kakuro_np.engine.build.entries import packed_entries
+from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.errors import PuzzleError
 from strategies import filled_puzzles
 

@@ -9,7 +9,7 @@ from conftest import PUZZLES
 from strategies import filled_puzzles
 from kakuro_np.essay import force_until_fixed
 from kakuro_np.engine.force import list_lazy, pin_solution, start_state
-from kakuro_np.engine.perms import perm_sets
+from kakuro_np.engine.build.perms import perm_sets
 from kakuro_np.solve import model
 
 ESSAY_ROW_COUNTS = """

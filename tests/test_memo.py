@@ -8,15 +8,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.engine.counting import (ORDERED_PIECE, OUT_OF_NODES, count_pieces, count_split,
-                                       count_state, new_tally, wide_add, wide_mul, wide_set,
-                                       wide_value)
+from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_pieces, count_split,
+                                            count_state, new_tally, wide_add, wide_mul, wide_set,
+                                            wide_value)
 from kakuro_np.engine.force import start_state
-from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.sums import network_of
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.proofs.sums import network_of
 import importlib
 
-from kakuro_np.engine.memo import WIDE, growable, grown, lookup, new_memo, store, wants_room
+from kakuro_np.engine.walk.memo import WIDE, growable, grown, lookup, new_memo, store, wants_room
 from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
 from strategies import filled_puzzles
 
@@ -129,7 +129,7 @@ def test_exact_counts_of_big_pieces_in_decomposition_order_match_the_recorded_co
 
 def read_key(key, entry_lengths):
     """The fields of a ``piece_key`` read back: ``(entries, [(sum, masks), ...])``."""
-    from kakuro_np.engine.counting import KEY_ENTRY_BITS, KEY_MASK_BITS, KEY_SUM_BITS
+    from kakuro_np.engine.walk.counting import KEY_ENTRY_BITS, KEY_MASK_BITS, KEY_SUM_BITS
     bits = "".join(format(int(w) & (2**64 - 1), "064b")[::-1] for w in key)
     at = 0
 
@@ -148,7 +148,7 @@ def read_key(key, entry_lengths):
 @settings(max_examples=60, deadline=None)
 @given(filled_puzzles())
 def test_piece_keys_read_back_as_the_pieces_entries_sums_and_masks(case):
-    from kakuro_np.engine.counting import components, piece_key
+    from kakuro_np.engine.walk.counting import components, piece_key
     from kakuro_np.engine.force import start_state
     puzzle, fill = case
     m = model(puzzle)

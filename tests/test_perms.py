@@ -1,4 +1,4 @@
-"""Permutation tables kept without their rows (``engine.perms``): counts, projections and
+"""Permutation tables kept without their rows (``engine.build.perms``): counts, projections and
 listings from the masks agree with the rows, and the search is unchanged by them."""
 
 import itertools
@@ -8,10 +8,10 @@ from hypothesis import given, settings, strategies as st
 
 from strategies import OPEN_BLOCK
 from kakuro_np.engine.force import start_state
-from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.perms import (COMBINATIONS, list_perms, perm_count, perm_projection,
-                                    perm_sets)
-from kakuro_np.engine.search import count_fanouts, search
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.build.perms import (COMBINATIONS, list_perms, perm_count, perm_projection,
+                                          perm_sets)
+from kakuro_np.engine.walk.search import count_fanouts, search
 from kakuro_np.solve import model
 
 

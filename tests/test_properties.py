@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.memo import growable, new_memo
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.walk.memo import growable, new_memo
 from strategies import FOUR_BLOCKS, brute_force_count, filled_puzzles, satisfies
 
 LIMIT = 3000

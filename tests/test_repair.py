@@ -1,4 +1,4 @@
-"""The repair of a nearby solution (``engine/repair.py``): what it returns is a solution
+"""The repair of a nearby solution (``engine/proofs/repair.py``): what it returns is a solution
 within the masks; on open grids it finds one for most branches."""
 
 import numpy as np
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.engine.force import start_state
-from kakuro_np.engine.repair import free_ring, repair, repair_steps
+from kakuro_np.engine.proofs.repair import free_ring, repair, repair_steps
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
 from test_force import open_grid

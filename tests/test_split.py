@@ -1,4 +1,4 @@
-"""Splitting the fan-out tree (``engine.split``): the subproblems' solutions, in the order
+"""Splitting the fan-out tree (``engine.walk.split``): the subproblems' solutions, in the order
 they are listed, are the puzzle's in the essay's order, and their counts add up to its count."""
 
 import numpy as np
@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.engine.jit import NO_DEADLINE
-from kakuro_np.engine.split import children, split
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.walk.split import children, split
 from kakuro_np.solve import NO_LIMIT, count_in_turns, essay_solutions, model
 from conftest import PUZZLES
 from strategies import filled_puzzles

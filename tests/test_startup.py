@@ -15,7 +15,7 @@ import pytest
 
 import kakuro_np as kn
 from kakuro_np import cli
-from kakuro_np.engine import jit
+from kakuro_np.engine.core import jit
 from conftest import PUZZLES, ROOT
 
 PACKAGE = ROOT / "kakuro_np"
@@ -66,7 +66,7 @@ def test_python_m_help_does_not_load_numba():
 
 
 def test_every_public_name_loads_and_keeps_its_name():
-    # Importing a submodule first (kakuro_np.solve imports kakuro_np.engine.entries, ...)
+    # Importing a submodule first (kakuro_np.solve imports kakuro_np.engine.build.entries, ...)
     # must not turn kn.entries, kn.force, kn.explain... into modules.
     code = """if True:
         import kakuro_np.solve, kakuro_np.check, kakuro_np.grade, kakuro_np.stats
@@ -195,7 +195,7 @@ def test_below_the_readers_nothing_reads_text():
                 todo.append(nxt)
         return seen
 
-    for low in {"kakuro_np.puzzle", "kakuro_np.tokens", "kakuro_np.engine.entries"} & set(graph):
+    for low in {"kakuro_np.puzzle", "kakuro_np.tokens", "kakuro_np.engine.build.entries"} & set(graph):
         assert not reaches(low) & {"kakuro_np.formats", "kakuro_np.render"}, low
 
 
@@ -205,7 +205,7 @@ def test_below_the_readers_nothing_reads_text():
 PROBE = '''
 import numpy as np
 
-from .engine.jit import grow, kernel
+from .engine.core.jit import grow, kernel
 
 
 @kernel
@@ -236,9 +236,9 @@ def probe(copy, env=None):
 
 def edit_grow(pkg):
     """Make ``jit.grow`` fill new items with 7 instead of 0."""
-    source = (pkg / "engine" / "jit.py").read_text()
+    source = (pkg / "engine" / "core" / "jit.py").read_text()
     assert source.count(GROW_ZEROS) == 1, "jit.grow changed: update GROW_ZEROS"
-    (pkg / "engine" / "jit.py").write_text(source.replace(GROW_ZEROS, GROW_SEVENS))
+    (pkg / "engine" / "core" / "jit.py").write_text(source.replace(GROW_ZEROS, GROW_SEVENS))
 
 
 def test_an_edited_callee_in_another_file_takes_effect(copy):
@@ -293,7 +293,7 @@ def test_the_guard_clears_only_numba_files_and_only_when_the_sources_change(copy
 
 def test_the_kernels_sources_are_those_that_compile_and_what_they_import():
     sources = jit.kernel_sources()
-    for rel in ("engine/force.py", "engine/jit.py", "techniques.py", "combos.py", "errors.py"):
+    for rel in ("engine/force.py", "engine/core/jit.py", "techniques.py", "combos.py", "errors.py"):
         assert rel in sources                  # compiles kernels, or kernels import from it
     for rel in ("play/server.py", "formats/text.py", "cli.py", "batch.py", "svg.py"):
         assert rel not in sources              # no kernel can read these

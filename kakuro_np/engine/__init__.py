@@ -2,40 +2,36 @@
 
 The stages, in the order the data flows (``kakuro_np.essay`` states each in plain numpy)::
 
-    entries ──▶ jposs ──▶ force ──▶ trail ──▶ search / anyorder / counting
+    build (entries ──▶ jposs ──▶ model) ──▶ force ──▶ walk (trail ──▶ search / hunt / count)
+                                                         ▲
+                                       proofs (checks: sums, repair, clause learning)
 
-Modules
--------
-jit       : kernel conventions (``kernel``, ``inline_kernel``), the cache guard,
-            the clock, array helpers (``grow``, ``copy_into``, ``sort_ints``).
-codes     : every code a kernel returns (``Status`` and the rest), one meaning per name.
-policy    : when each strategy runs: the walk's, the checks', the hunt's and the count's
-            tuning constants, one name each.
-state     : the records the kernels share: ``Root`` (a puzzle's tables as the
-            public verbs pass them), ``Tables`` (fixed once built) and ``Live``
-            (the node the search stands on).
-workqueue : the queue of entries to filter again, and a heap.
-entries   : stage 1: the runs of a grid as packed entries (``entries``).
-jposs     : stage 2: each entry's table, narrowed by combinations first (``jposs``).
-force     : stage 3: filtering, propagation to the fixpoint, the fast table build
-            (``force``), and the search's root (``start_state``).
-trail     : stage 4's walk, written once: a ``Trail`` of fan-out levels with
-            ``open_level`` / ``next_row`` / ``close_level`` / ``step``; the
-            branching rule is the caller's.
-search    : stage 4: the model and the depth-first fan-out in the essay's order
-            (and its checks once it thrashes), the grade's fan-out count.
-anyorder  : a hunt for solutions in any order (restarts, weights) on the trail.
-counting  : counts by independent pieces on the trail, and Knuth's estimates.
-cdcl      : clause learning over cell digits: the checks' refutations (nogoods).
-memo      : the counts of pieces met again (a ``Memo`` record).
-ahead     : compiling a kernel in a helper process on a first run.
+Layout
+------
+core/   : what every stage shares. ``jit`` (kernel conventions, the cache guard and
+          lock, the clock, array helpers), ``state`` (the records: ``Root``,
+          ``Tables``, ``Live``), ``codes`` (every code a kernel returns, one meaning
+          per name), ``policy`` (when each strategy runs: its constants, one name
+          each), ``workqueue`` (the queue of entries to filter again, a heap),
+          ``ahead`` (compiling in helper processes on a first run).
+build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
+          ``jposs`` (each entry's table, narrowed by combinations first), ``perms``
+          (tables of one digit set kept without their rows), ``model`` (the packed
+          puzzle, ``Model``, whose ``root()`` is the one way to a kernel's ``Root``).
+force   : stage 3, the one propagation: filtering, the fixpoint, the fast table
+          build, and the walks' start (``start_state``).
+walk/   : stage 4. ``trail`` (the depth-first walk, written once: ``open_level``,
+          ``step``; the branching rule is the caller's), ``search`` (the essay's
+          order), ``anyorder`` (a hunt in any order), ``counting``, ``memo`` and
+          ``dissect`` (counts by independent pieces), ``split`` (subproblems for a
+          cluster).
+proofs/ : what refutes a branch before the walk enters it: ``checks`` (the checks
+          of a thrashing search), ``sums`` (the clues as a flow network), ``repair``
+          (new digits near where a witness stops fitting), ``cdcl`` (clause learning).
 
-Records are typed ``NamedTuple``s of arrays, which numba passes and caches like
-arrays (``jitclass`` cannot be cached). Numba counts references to each array a
-call receives, with atomic operations; on the per-node path (``step``,
-``next_row``, ``apply_row``, ``propagate``, the queue) those cost about a third
-of the search, so these few kernels are ``inline_kernel``: numba inlines them
-into their caller, where the counts cancel out.
+Records go to the kernels by reference (``jit.by_reference``): one pointer a call.
+On the per-node path (``step``, ``next_row``, ``apply_row``, ``propagate``, the
+queue) a few kernels are ``inline_kernel``: numba inlines them into their caller.
 
 The public verbs (``kakuro``, ``count``, ``reduce``) are in ``kakuro_np.solve``.
 """

@@ -22,12 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..combos import LOWEST_DIGIT
-from .codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
-from .jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
-from .perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
-from .state import Live, Root, Tables
-from .jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
-from .workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
+from .core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
+from .core.jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
+from .build.perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
+from .core.state import Live, Root, Tables
+from .build.jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
+from .core.workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
 
 #: Tables of at least this many rows are indexed by position and digit (``build_index``)...
@@ -506,7 +506,7 @@ def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
 FORCE_BEFORE = 32
 
 
-#: The types ``search.build_model`` calls ``build_forced_tables`` with (see ``ahead``).
+#: The types ``model.build_model`` calls ``build_forced_tables`` with (see ``ahead``).
 BUILD_TYPES = (INTS, INTS, INTS, INTS, INT, INT)
 
 

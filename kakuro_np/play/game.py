@@ -119,7 +119,7 @@ def solves(puzzle, digits) -> bool:
     >>> solves(p, [[0, 0, 0], [0, 1, 2], [0, 3, 1]]), solves(p, [[0, 0, 0], [0, 2, 1], [0, 2, 2]])
     (True, False)
     """
-    from ..engine.entries import entries
+    from ..engine.build.entries import entries
     digits = np.asarray(digits).ravel()
     if (digits[puzzle.blank.ravel()] == 0).any():
         return False

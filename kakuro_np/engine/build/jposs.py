@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM,
-                     POPCOUNT)
-from .codes import OK, OVER_BUDGET, TIMED_OUT
-from .jit import NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
-from .workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
+from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
+                       MIN_SUM, POPCOUNT)
+from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
+from ..core.jit import NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
+from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 FREE = 0
 

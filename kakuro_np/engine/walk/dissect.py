@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..combos import POPCOUNT
+from ...combos import POPCOUNT
 
 #: The rank of a cell no cut of the top LEVELS took.
 LEAF = 1 << 30

@@ -45,9 +45,9 @@ from __future__ import annotations
 import numpy as np
 from numba.experimental import structref
 
-from .codes import WALKED
-from .force import apply_digit, apply_row, live_rows, propagate
-from .jit import RecordType, by_reference, copy_into, inline_kernel, kernel, sort_ints
+from ..core.codes import WALKED
+from ..force import apply_digit, apply_row, live_rows, propagate
+from ..core.jit import RecordType, by_reference, copy_into, inline_kernel, kernel, sort_ints
 
 
 

@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
-from .jit import INTS, kernel
+from ..core.jit import INTS, kernel
 
 #: Default memo: 2**17 slots (half of them for keys) and 2**22 key words (32 MiB at most,
 #: touched only as keys are stored).

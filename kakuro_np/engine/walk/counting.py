@@ -30,15 +30,15 @@ import math
 import numpy as np
 from numba.experimental import structref
 
-from ..combos import LOWEST_DIGIT, POPCOUNT
-from .codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
+from ...combos import LOWEST_DIGIT, POPCOUNT
+from ..core.codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
 from .dissect import LEAF
-from .force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
-from .jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
-                  monotonic_ns, sort_ints)
+from ..force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
+from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
+                        monotonic_ns, sort_ints)
 from .memo import MEMO, WIDE, lookup, store
-from .state import ROOT
-from .sums import network_of, sums_feasible
+from ..core.state import ROOT
+from ..proofs.sums import network_of, sums_feasible
 from .trail import cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the

@@ -23,7 +23,7 @@ sums    : each node is also tested on its clues together (``sums``); a node
           the same refuted corner: a 30x30 grid got no solution in 20 s).
 flow    : the rows of a level are tried nearest first to the last sums test's
           flow, a digit per cell that makes every clue (value ordering).
-guide   : a solution found near the node (``search.check_node`` gives the
+guide   : a solution found near the node (``checks.check_node`` gives the
           parent's): rows that keep its digits are tried before the flow's.
 """
 
@@ -34,12 +34,12 @@ from typing import NamedTuple
 import numpy as np
 from numba.experimental import structref
 
-from .codes import WALKED
-from .force import pick_entry, start_state
-from .jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
-                  monotonic_ns)
-from .state import ROOT
-from .sums import network_of, sums_feasible
+from ..core.codes import WALKED
+from ..force import pick_entry, start_state
+from ..core.jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
+                        monotonic_ns)
+from ..core.state import ROOT
+from ..proofs.sums import network_of, sums_feasible
 from .trail import cut_to, trail_for, open_level, step
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).
@@ -194,7 +194,7 @@ def order_rows(trail, tables, hunter, k):
 
     That flow is a digit per cell, within its bounds, that makes every clue
     (not minding repeats): a row near it leaves the other clues room. The
-    guide is a solution found near this node (``search.check_node``), whose
+    guide is a solution found near this node (``checks.check_node``), whose
     neighbourhood most likely holds one below it.
     """
     sums, guide = hunter.sums, hunter.guide

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba.experimental import structref
 
-from .jit import RecordType, by_reference, kernel
+from ..core.jit import RecordType, by_reference, kernel
 
 #: A capacity no flow reaches (the arc T -> S).
 UNBOUNDED = 1 << 40

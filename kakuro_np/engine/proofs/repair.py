@@ -1,6 +1,6 @@
 """Repairing a nearby solution: a small search over the cells near where it stopped fitting.
 
-The essay's order checks each child before it enters it (``search.check_node``):
+The essay's order checks each child before it enters it (``checks.check_node``):
 is there a solution below it? Most children that have one have one that
 differs from their parent's solution (the witness) only near the child's
 row. So before a hunt dives down every entry from the child, ``repair``
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..combos import LOWEST_DIGIT, POPCOUNT, SUM_SETS
-from .codes import NO_REPAIR, REPAIRED, REPAIR_BUDGET
-from .jit import kernel
+from ...combos import LOWEST_DIGIT, POPCOUNT, SUM_SETS
+from ..core.codes import NO_REPAIR, REPAIRED, REPAIR_BUDGET
+from ..core.jit import kernel
 
 #: The most free cells a repair looks over; past that a hunt does better.
 REPAIR_MAX_CELLS = 200

@@ -7,7 +7,7 @@ Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          the rows, where each entry's rows start, and the index of the big
          tables' rows, built once per model, or empty to have each start build
          it, and the masks the tables are the fixpoint of (the model's: a start
-         from them has nothing to force), or none (``solve.Model.root``,
+         from them has nothing to force), or none (``model.Model.root``,
          ``force.start_state``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
@@ -28,16 +28,16 @@ Live   : the node the search stands on, changed in place: the live rows of each
 ``Tables`` and ``Live`` are passed by reference (``jit.by_reference``): a call hands
 on one pointer, not each array. No kernel reassigns a field: a kernel that grows an
 array makes a new record. Kernels with a hot loop copy the fields they use into
-locals first. ``Root`` stays a named tuple: the verbs build it in Python.
+locals first. ``Root`` stays a named tuple, made only by ``model.Model.root``.
 
 Examples
 --------
 >>> import numpy as np
+>>> from kakuro_np.engine.build.model import tables_model
 >>> from kakuro_np.engine.force import start_state
->>> root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, 0x1FF),
-...             np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]),
-...             np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64))
->>> emptied, tables, live = start_state(root, True)
+>>> m = tables_model(np.array([0, 2]), np.array([0, 1]),
+...                  np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]))
+>>> emptied, tables, live = start_state(m.root(), True)
 >>> int(emptied), int(live.nalive[0]), tables.var_ent.tolist()
 (-1, 2, [0, 0])
 """

@@ -18,8 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import types
 
-from ..errors import PuzzleError
-from .jit import INT, INTS, kernel
+from ...errors import PuzzleError
+from ..core.jit import INT, INTS, kernel
 from .jposs import var_entries
 
 # Error codes returned by the scan kernel, with the message each stands for.

@@ -9,7 +9,7 @@ inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
               the few on the search's per-node path, where the reference
               counts of the arrays a call receives would cost a third of the
               time; each caller compiles its own copy. Also a level of kernels
-              with one call site over a big tree (``search.check_turns``): numba
+              with one call site over a big tree (``checks.check_turns``): numba
               compiles each kernel with the whole tree of kernels it calls linked
               in and optimized again, so each such level compiles the tree once
               more (9-11 s each for the checks').
@@ -60,8 +60,8 @@ from numba.core import cgutils, types
 from numba.experimental import structref
 from numba.extending import intrinsic
 
-#: The package's folder (``kakuro_np``, above ``engine``), whose sources the cache guard hashes.
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The package's folder (``kakuro_np``, above ``engine/core``), whose sources the cache guard hashes.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: The cache guard's stamp: the sources' sha256, in the package's cache folder.
 STAMP = "kakuro_np-sources.sha256"
 
@@ -255,7 +255,7 @@ def by_reference(proxy, record_type, fields, readable=True) -> None:
 
     Examples
     --------
-    >>> from kakuro_np.engine.anyorder import Hunter
+    >>> from kakuro_np.engine.walk.anyorder import Hunter
     >>> isinstance(Hunter.weight, property)
     True
     """

@@ -46,8 +46,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..combos import POPCOUNT
-from .jit import INTS, ROWS, kernel
+from ...combos import POPCOUNT
+from ..core.jit import INTS, ROWS, kernel
 
 #: A permutation table with more live rows than this is kept without them (see above).
 LAZY_ROWS = 256

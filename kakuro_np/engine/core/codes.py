@@ -13,7 +13,7 @@ run     : what a kernel run came to (``Status``): OK, CONTRADICTION (no
 ladder  : where the ladder of techniques left a puzzle (``techniques.climb``):
           SOLVED, STUCK (no technique applies), PAUSED (its step limit), or
           CONTRADICTION.
-check   : what a check of a node says (``search.check_node``): WITNESSED (a
+check   : what a check of a node says (``checks.check_node``): WITNESSED (a
           solution below it is in hand), SOLVABLE (there is one), CONTRADICTION
           (none below it) or TIMED_OUT.
 sat     : clause learning's answer (``cdcl``): SAT_YES, SAT_NO, SAT_UNKNOWN
@@ -52,7 +52,7 @@ class Status(IntEnum):
 OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(s) for s in Status)
 #: The ladder's (``techniques.climb``), beside CONTRADICTION.
 SOLVED, STUCK, PAUSED = 5, 6, 7
-#: A check's (``search.check_node``), beside CONTRADICTION and TIMED_OUT.
+#: A check's (``checks.check_node``), beside CONTRADICTION and TIMED_OUT.
 WITNESSED, SOLVABLE = 8, 9
 #: Clause learning's answer (``cdcl``).
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1

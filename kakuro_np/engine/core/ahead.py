@@ -2,7 +2,7 @@
 
 On an empty cache, ``kakuro-np solve`` compiles two trees of kernels one after the
 other: the table build (``force.build_forced_tables``) and the search
-(``engine.search.search``). The command line starts a helper process that compiles the
+(``engine.walk.search.search``). The command line starts a helper process that compiles the
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
@@ -17,7 +17,7 @@ ahead   : a name in ``KERNELS`` for the kernels one caller needs, in the order
           it calls them: where each lives and the argument types its caller
           passes (the ``*_TYPES`` tuples next to each kernel; a test holds them
           equal to what the callers really pass).
-helper  : ``python -m kakuro_np.engine.ahead NAME``, started by ``start(NAME)`` only when
+helper  : ``python -m kakuro_np.engine.core.ahead NAME``, started by ``start(NAME)`` only when
           the kernel's cache index is missing; its output is dropped, and a
           helper that fails costs nothing but the time: the caller compiles.
 wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
@@ -50,20 +50,20 @@ import time
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
-    "model": (("kakuro_np.engine.entries", "_scan_runs", "SCAN_TYPES"),
+    "model": (("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES"),
               ("kakuro_np.engine.force", "build_forced_tables", "BUILD_TYPES"),
-              ("kakuro_np.engine.perms", "perm_sets", "PERM_SETS_TYPES"),
+              ("kakuro_np.engine.build.perms", "perm_sets", "PERM_SETS_TYPES"),
               ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
-    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
-    "learn": (("kakuro_np.engine.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
-              ("kakuro_np.engine.cdcl", "sat_solutions", "sat_solutions_types")),
-    "hunt": (("kakuro_np.engine.anyorder", "find_solutions", "FIND_TYPES"),),
-    "any": (("kakuro_np.engine.anyorder", "any_solutions", "ANY_TYPES"),
-            ("kakuro_np.engine.counting", "counted_solutions", "SOLUTIONS_TYPES")),
-    "count": (("kakuro_np.engine.counting", "count_pieces", "COUNT_TYPES"),),
+    "search": (("kakuro_np.engine.walk.search", "search", "SEARCH_TYPES"),),
+    "checks": (("kakuro_np.engine.walk.search", "search", "checked_search_types"),),
+    "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
+              ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
+    "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
+    "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
+            ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
+    "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
-    "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
+    "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
 }
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
@@ -164,7 +164,7 @@ def start(*names: str) -> None:
 
 def _helper(*names: str) -> subprocess.Popen:
     """A helper process compiling ``names``; on Linux it dies with this process."""
-    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.ahead", *names],
+    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *names],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
 
@@ -188,7 +188,7 @@ def cached(name: str) -> bool:
 def ready(names, deadline: int) -> None:
     """Have the kernels of ``names`` compiled by ``deadline`` (monotonic ns), else raise
     SolveTimeout (see the glossary); without a deadline, only ``wait`` for each."""
-    from ..errors import SolveTimeout
+    from ...errors import SolveTimeout
     from .jit import NO_DEADLINE
     if deadline == NO_DEADLINE:
         for name in names:

@@ -32,7 +32,7 @@ CLOCK_AFTER      : nodes without a solution after which the walk reads the clock
 CHECK_TURN_GROWTH : how many times more nodes each turn of a check's hunt has than the last.
 CHECK_COUNT_NS   : the shortest turn of a check's count.
 CHECK_SAT_NS     : the first turn of a check's clause learning.
-NEAR_NODES       : the nodes of each near hunt (``search.hunt_near``).
+NEAR_NODES       : the nodes of each near hunt (``checks.hunt_near``).
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .force import live_rows, pick_entry, start_state
-from .jit import kernel
+from ..force import live_rows, pick_entry, start_state
+from ..core.jit import kernel
 
 
 @kernel
@@ -45,7 +45,7 @@ def branch_rows(root):
 
 
 def children(m, mask) -> tuple:
-    """The branches below the node ``mask`` fixes in model ``m`` (``solve.Model``):
+    """The branches below the node ``mask`` fixes in model ``m`` (``model.Model``):
     ``(fixpoint mask, [child mask, ...])``, the children in the essay's order.
 
     ``fixpoint mask`` is None where the node has no solution; the list is

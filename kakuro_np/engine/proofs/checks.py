@@ -1,95 +1,53 @@
-"""The search kernel: depth-first fan-out from the fixpoint, in the essay's order.
+"""The checks of a thrashing walk: is there a solution below this node?
+
+The essay's search (``walk.search``) goes a long way without a solution on open
+grids; it then checks branches before entering them and skips those with none,
+which changes the time only. A check answers from the parent's solution when it
+fits, from the sums (``sums``), from a repair of the parent's solution
+(``repair``), and else from turns of a count, clause learning (``cdcl``) and a
+hunt in any order (``anyorder``).
 
 Glossary
 --------
-model  : the packed puzzle the kernels share: variables (blank cells), entries,
-         cell masks and tables (see ``jposs`` and ``force``); ``build_model``
-         makes it.
-var_cell : flat cell index of each variable (blank cells in row-major order).
-level  : one fan-out in the depth-first search (see ``trail``).
-checks : what the search keeps for its checks once it thrashes (``Checks``).
+checks  : what the search keeps for its checks once it thrashes (``Checks``).
 witness : a solution (one-digit masks) known to lie below a node, found by a check;
-         a child it fits needs no check of its own.
-cdcl   : clause learning, the checks' way to refute a node (``cdcl``).
-misfit : a piece of a checked node (see ``counting``) on which its parent's witness
-         does not fit; the others keep the witness's digits while the check looks
-         for a solution (``pin_fitting_pieces``).
-near   : the cells of a check's node within some rings of entries of where its
-         parent's witness stops fitting (see ``repair``); a near hunt pins the
-         others to the witness (``hunt_near``).
-status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET``, ``TIMED_OUT`` or
-         ``THRASHING`` (see ``codes``).
+          a child it fits needs no check of its own.
+misfit  : a piece of a checked node (see ``counting``) on which its parent's witness
+          does not fit; the others keep the witness's digits while the check looks
+          for a solution (``pin_fitting_pieces``).
+near    : the cells of a check's node within some rings of entries of where its
+          parent's witness stops fitting (see ``repair``); a near hunt pins the
+          others to the witness (``hunt_near``).
 
-The search visits the branches in the essay's order: at each node it takes the
-entry with the fewest live rows above one (ties to the lower index) and tries
-its rows in lexicographic order, so solutions come out in the essay's order.
-When it goes a long way without a solution, it checks branches before entering
-them and skips those with none (see ``search``), which changes the time only.
-The fast path narrows the masks by combinations, then forces the tables as it
-builds them (``force.build_forced_tables``); since the fixpoint of ``force`` is
-the same either way, so is every node.
+Examples
+--------
+>>> import kakuro_np as kn
+>>> from kakuro_np.engine.build.model import build
+>>> checks = checks_for(build(kn.read("puzzles/k0.txt")), 100)
+>>> checks.witness.shape, bool(checks.has_witness.any())
+((9, 8), False)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
-from numba.core import types
 from numba.experimental import structref
 
-from ..combos import ALL_DIGITS, POPCOUNT
-from .anyorder import hunt, new_hunter
+from ...combos import POPCOUNT
+from ..build.model import Model, tables_model
+from ..core.codes import (CONTRADICTION, COUNT_TIMED_OUT, SAT_NO, SAT_UNKNOWN, SAT_YES, SOLVABLE,
+                          TIMED_OUT, WITNESSED)
+from ..core.jit import RecordType, by_reference, copy_into, inline_kernel, kernel, monotonic_ns
+from ..core.policy import (CHECK_COUNT_NS, CHECK_HUNT_NODES, CHECK_SAT_NS, CHECK_TURN_GROWTH,
+                           NEAR_NODES)
+from ..force import pin_solution, start_state
+from ..walk.anyorder import hunt, new_hunter
+from ..walk.counting import components, count_state, new_tally, state_solution
+from ..walk.memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from ..walk.trail import cut_to, depth, rebuild_node
 from .cdcl import sat_of, sat_solve
-from .codes import (CONTRADICTION, COUNT_TIMED_OUT, OK, SAT_NO, SAT_UNKNOWN, SAT_YES,
-                    SOLVABLE, THRASHING, TIMED_OUT, WALKED, WITNESSED)
-from .counting import components, count_state, new_tally, state_solution
-from .force import build_forced_tables, pick_entry, pin_solution, start_state
-from .jit import (INT, NO_DEADLINE, RecordType, by_reference, copy_into, grow, inline_kernel,
-                  kernel, monotonic_ns)
-from .jposs import FREE
-from .memo import DATA_WORDS, SLOTS_LOG2, new_memo
-from .policy import (CHECK_COUNT_NS, CHECK_SAT_NS, CHECK_TURN_GROWTH, CLOCK_AFTER, NEAR_NODES,
-                     THRASH_NS)
 from .repair import free_ring, repair_steps
-from .state import ROOT
 from .sums import network_of, sums_feasible
-from .trail import cut_to, depth, open_level, rebuild_node, step, trail_for
-
-
-def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
-    """Variables, masks and tables of a grid, ready for the search.
-
-    Blank cells in no entry get an entry of their own with the FREE sum, so
-    every variable is in some table. Returns ``(status, culprit, var_cell,
-    ent_off, ent_var, ent_sum, mask, rows, tab_off)``; ``culprit`` is the
-    entry found impossible when the status is CONTRADICTION, else -1.
-    """
-    flat_blank = blank.ravel()
-    var_cell = np.flatnonzero(flat_blank)
-    V = len(var_cell)
-    cell_var = np.full(flat_blank.shape[0], -1, np.int64)
-    cell_var[var_cell] = np.arange(V)
-    in_entry = np.zeros(V, np.bool_)
-    in_entry[cell_var[ent_cell]] = True
-    loose = np.flatnonzero(~in_entry)
-    off = np.concatenate([ent_off, ent_off[-1] + 1 + np.arange(len(loose))]).astype(np.int64)
-    var = np.concatenate([cell_var[ent_cell], loose]).astype(np.int64)
-    sums = np.concatenate([ent_sum, np.full(len(loose), FREE)]).astype(np.int64)
-    digit = given.ravel()[var_cell].astype(np.int64)
-    mask = np.where(digit > 0, 1 << np.maximum(digit - 1, 0), ALL_DIGITS).astype(np.int64)
-    rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows, deadline)
-    return status, culprit, var_cell, off, var, sums, mask, rows, tab_off
-
-
-@kernel
-def mask_digit(m):
-    """The digit of a one-digit mask."""
-    d = 1
-    while m > 1:
-        m >>= 1
-        d += 1
-    return d
 
 
 @kernel
@@ -99,15 +57,6 @@ def consistent(mask, witness):
         if mask[v] & witness[v] == 0:
             return False
     return True
-
-
-class Found(NamedTuple):
-    """What ``search`` found: ``found`` solutions, their ``digits`` per variable (when
-    stored), the ``nodes`` visited, and the ``status`` (see ``codes``)."""
-    found: int
-    digits: np.ndarray
-    nodes: int
-    status: int
 
 
 class ChecksType(RecordType):
@@ -173,6 +122,12 @@ def new_checks(root, hunt_nodes) -> Checks:
                          sat_of(tables, live.mask), arrays)
     checks.__dict__.update(zip(CHECKS_ARRAYS, arrays))
     return checks
+
+
+def checks_for(m: Model, hunt_nodes=None) -> Checks:
+    """What ``search`` needs to check the branches of model ``m``, each check hunting
+    ``hunt_nodes`` nodes first (``policy.CHECK_HUNT_NODES`` when None)."""
+    return new_checks(m.root(), CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes)
 
 
 @kernel
@@ -410,159 +365,10 @@ def check_path(trail, checks, tables, live, deadline, whole):
         a += 1
 
 
-#: The types ``kakuro()`` calls ``search`` with (see ``ahead``).
-SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
-
-
 def checks_type():
     """The numba type of ``Checks``: that of the checks of a puzzle of one run of two cells
     (its parts' kernels are compiled for it, or loaded from the cache)."""
     from numba import typeof
-    from .state import Root
     pair = np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8)
-    root = Root(np.array([0, 2]), np.array([0, 1]), np.full(2, ALL_DIGITS, np.int64), pair,
-                np.array([0, 2]), np.zeros(0, np.int64), np.zeros(0, np.int32),
-                np.zeros(0, np.int64))
-    return typeof(new_checks(root, 1))
-
-
-def checked_search_types():
-    """The types ``solve`` calls ``search`` with once it thrashes: SEARCH_TYPES with checks."""
-    return SEARCH_TYPES[:-1] + (checks_type(),)
-
-
-@kernel
-def search(root, limit, store, deadline, check_after, checks):
-    """Depth-first fan-out from the fixpoint of ``force``.
-
-    After ``check_after`` nodes or THRASH_NS without a solution (thrashing), the nodes on
-    the current path are checked from the top (``check_path``, with the
-    ``checks`` from ``new_checks``) and the first one with no solution below
-    it is cut; from then on, until a solution is found, each new node is
-    checked before it is entered, unless a solution found by an earlier check
-    lies below it. Only branches without solutions are cut, so the solutions
-    and their order are those of plain fan-out. With ``checks`` None the
-    checks are not compiled in, and the search stops with THRASHING instead;
-    with checks, every node is also tested on its sums (``sums``), and cut
-    when they cannot be met. With ``checks.root_ns[0]`` set, the root is checked
-    first (``check_root``), for at most that long: if it has no solution the search
-    ends; if the check found none in time, it stops with THRASHING (the caller
-    then finds the root a witness some other way, in ``checks.given``).
-
-    Returns a ``Found``: how many solutions were found (at most ``limit``),
-    their digits per variable if ``store`` (else an empty array), how many
-    nodes were visited, and OK, TIMED_OUT (the deadline passed; what was
-    found so far is returned) or THRASHING.
-    ``root.mask`` is left at the last node.
-    """
-    mask = root.mask
-    V = mask.shape[0]
-    solutions = np.zeros((16 if store else 0, V), np.int8)
-    emptied, tables, live = start_state(root, True)
-    if emptied >= 0:
-        return Found(0, solutions[:0], 1, OK)
-    if checks is not None and checks.root_ns[0] != 0:
-        said = check_root(checks, tables, live,
-                          min(deadline, monotonic_ns() + checks.root_ns[0]))
-        checks.root_ns[0] = 0
-        if said == CONTRADICTION:
-            return Found(0, solutions[:0], 1, OK)
-        if said != WITNESSED:
-            return Found(0, solutions[:0], 1, THRASHING)
-        # the walk starts from the root afresh, as after the check in a call of its own: the
-        # check left the node as it was, but its rows reordered (perm), which steers the
-        # later checks' hunts otherwise (s1-open-09 of bench/open_grids: 5.0-7.5 s -> 9-11.5 s)
-        emptied, tables, live = start_state(root, True)
-    nalive = live.nalive
-    trail = trail_for(tables, live)
-    found = 0
-    nodes = 1
-    since = 0                                # nodes since the last solution
-    began = monotonic_ns()                   # the time of the last solution, or the start
-    now = began
-    checking = False
-    at_node = True
-    while True:
-        if at_node:
-            k = pick_entry(nalive)
-            if k < 0:                                  # every table has one row
-                if store:
-                    if found == solutions.shape[0]:
-                        solutions = grow(solutions, 2 * found)
-                    for v in range(V):
-                        solutions[found, v] = mask_digit(mask[v])
-                found += 1
-                since = 0
-                began = monotonic_ns()
-                checking = False                # checks only pay while no solution turns up
-                if found >= limit:
-                    break
-            else:
-                open_level(trail, tables, live, k, True)
-        emptied = step(trail, tables, live)
-        if emptied == WALKED:
-            break
-        nodes += 1
-        since += 1
-        if since > CLOCK_AFTER or nodes & 1023 == 0:   # a slow stretch: every node
-            now = monotonic_ns()
-            if deadline != NO_DEADLINE and now > deadline:
-                return Found(found, solutions[:found], nodes, TIMED_OUT)
-        at_node = emptied < 0
-        if (checks is not None and at_node and not checking    # checking: check_node tests it
-                and not sums_feasible(checks.hunter.sums, mask)):
-            at_node = False
-        if not at_node or (not checking and since <= check_after
-                           and (since <= CLOCK_AFTER or now - began <= THRASH_NS)):
-            continue
-        if checks is None:                  # without checks (compiled apart): stop
-            return Found(found, solutions[:found], nodes, THRASHING)
-        else:
-            # thrashing: check the path from the top, then each new node
-            c = check_path(trail, checks, tables, live, deadline, not checking)
-            checking = True
-            if c == TIMED_OUT:
-                return Found(found, solutions[:found], nodes, TIMED_OUT)
-            at_node = c != CONTRADICTION
-    return Found(found, solutions[:found], nodes, OK)
-
-
-#: The types ``grade.count_fanouts`` calls ``count_fanouts`` with (see ``ahead``).
-FANOUT_TYPES = (ROOT, INT)
-
-
-@kernel
-def count_fanouts(root, most):
-    """``(fan-outs, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
-
-    Depth first, rows in lexicographic order, as ``search`` goes without its
-    checks; it stops before fan-out ``most + 1``.
-    """
-    emptied, tables, live = start_state(root, True)
-    if emptied >= 0:
-        return 0, 0
-    trail = trail_for(tables, live)
-    fanouts = solutions = 0
-    at_node = True
-    while True:
-        if at_node:
-            k = pick_entry(live.nalive)
-            if k < 0:
-                solutions += 1
-            elif fanouts == most:
-                break
-            else:
-                fanouts += 1
-                open_level(trail, tables, live, k, True)
-        emptied = step(trail, tables, live)
-        if emptied == WALKED:
-            break
-        at_node = emptied < 0
-    return fanouts, solutions
-
-
-@kernel
-def fixpoint_masks(root):
-    """The cell masks at the fixpoint of ``force`` (in ``root.mask``); -1 or the entry that
-    emptied."""
-    return start_state(root, True)[0]
+    m = tables_model(np.array([0, 2]), np.array([0, 1]), pair, np.array([0, 2]))
+    return typeof(new_checks(m.root(), 1))

@@ -64,12 +64,12 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
-from .anyorder import luby
-from .codes import SAT_NO, SAT_UNKNOWN, SAT_YES
-from .force import start_state
-from .jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, inline_kernel, kernel,
-                  monotonic_ns, sort_ints)
-from .state import ROOT
+from ..walk.anyorder import luby
+from ..core.codes import SAT_NO, SAT_UNKNOWN, SAT_YES
+from ..force import start_state
+from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, inline_kernel, kernel,
+                        monotonic_ns, sort_ints)
+from ..core.state import ROOT
 from .sums import mask_bounds, network_of, sums_feasible
 
 #: Room for learned clauses, and for their literals (``np.empty``: only what is used is

@@ -1,0 +1,205 @@
+"""The search: depth-first fan-out from the fixpoint, in the essay's order.
+
+Glossary
+--------
+level  : one fan-out in the depth-first search (see ``trail``).
+checks : what the search keeps for its checks once it thrashes (``proofs.checks``).
+status : ``OK``, ``CONTRADICTION``, ``OVER_BUDGET``, ``TIMED_OUT`` or
+         ``THRASHING`` (see ``codes``).
+
+The search visits the branches in the essay's order: at each node it takes the
+entry with the fewest live rows above one (ties to the lower index) and tries
+its rows in lexicographic order, so solutions come out in the essay's order.
+When it goes a long way without a solution, it checks branches before entering
+them and skips those with none (see ``search``), which changes the time only.
+
+Examples
+--------
+>>> import kakuro_np as kn
+>>> from kakuro_np.engine.build.model import build
+>>> from kakuro_np.engine.core.jit import NO_DEADLINE
+>>> found = search(build(kn.read("puzzles/k3.txt")).root(), 100, False, NO_DEADLINE, 10**9, None)
+>>> int(found.found), int(found.status)
+(40, 0)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.core import types
+
+from ..core.codes import CONTRADICTION, OK, THRASHING, TIMED_OUT, WALKED, WITNESSED
+from ..core.jit import INT, NO_DEADLINE, grow, kernel, monotonic_ns
+from ..core.policy import CLOCK_AFTER, THRASH_NS
+from ..core.state import ROOT
+from ..force import pick_entry, start_state
+from ..proofs.checks import check_path, check_root, checks_type
+from ..proofs.sums import sums_feasible
+from .trail import open_level, step, trail_for
+
+
+@kernel
+def mask_digit(m):
+    """The digit of a one-digit mask."""
+    d = 1
+    while m > 1:
+        m >>= 1
+        d += 1
+    return d
+
+
+class Found(NamedTuple):
+    """What ``search`` found: ``found`` solutions, their ``digits`` per variable (when
+    stored), the ``nodes`` visited, and the ``status`` (see ``codes``)."""
+    found: int
+    digits: np.ndarray
+    nodes: int
+    status: int
+
+
+#: The types ``kakuro()`` calls ``search`` with (see ``ahead``).
+SEARCH_TYPES = (ROOT, INT, types.boolean, INT, INT, types.none)
+
+
+def checked_search_types():
+    """The types ``solve`` calls ``search`` with once it thrashes: SEARCH_TYPES with checks."""
+    return SEARCH_TYPES[:-1] + (checks_type(),)
+
+
+@kernel
+def search(root, limit, store, deadline, check_after, checks):
+    """Depth-first fan-out from the fixpoint of ``force``.
+
+    After ``check_after`` nodes or THRASH_NS without a solution (thrashing), the nodes on
+    the current path are checked from the top (``check_path``, with the
+    ``checks`` from ``new_checks``) and the first one with no solution below
+    it is cut; from then on, until a solution is found, each new node is
+    checked before it is entered, unless a solution found by an earlier check
+    lies below it. Only branches without solutions are cut, so the solutions
+    and their order are those of plain fan-out. With ``checks`` None the
+    checks are not compiled in, and the search stops with THRASHING instead;
+    with checks, every node is also tested on its sums (``sums``), and cut
+    when they cannot be met. With ``checks.root_ns[0]`` set, the root is checked
+    first (``check_root``), for at most that long: if it has no solution the search
+    ends; if the check found none in time, it stops with THRASHING (the caller
+    then finds the root a witness some other way, in ``checks.given``).
+
+    Returns a ``Found``: how many solutions were found (at most ``limit``),
+    their digits per variable if ``store`` (else an empty array), how many
+    nodes were visited, and OK, TIMED_OUT (the deadline passed; what was
+    found so far is returned) or THRASHING.
+    ``root.mask`` is left at the last node.
+    """
+    mask = root.mask
+    V = mask.shape[0]
+    solutions = np.zeros((16 if store else 0, V), np.int8)
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return Found(0, solutions[:0], 1, OK)
+    if checks is not None and checks.root_ns[0] != 0:
+        said = check_root(checks, tables, live,
+                          min(deadline, monotonic_ns() + checks.root_ns[0]))
+        checks.root_ns[0] = 0
+        if said == CONTRADICTION:
+            return Found(0, solutions[:0], 1, OK)
+        if said != WITNESSED:
+            return Found(0, solutions[:0], 1, THRASHING)
+        # the walk starts from the root afresh, as after the check in a call of its own: the
+        # check left the node as it was, but its rows reordered (perm), which steers the
+        # later checks' hunts otherwise (s1-open-09 of bench/open_grids: 5.0-7.5 s -> 9-11.5 s)
+        emptied, tables, live = start_state(root, True)
+    nalive = live.nalive
+    trail = trail_for(tables, live)
+    found = 0
+    nodes = 1
+    since = 0                                # nodes since the last solution
+    began = monotonic_ns()                   # the time of the last solution, or the start
+    now = began
+    checking = False
+    at_node = True
+    while True:
+        if at_node:
+            k = pick_entry(nalive)
+            if k < 0:                                  # every table has one row
+                if store:
+                    if found == solutions.shape[0]:
+                        solutions = grow(solutions, 2 * found)
+                    for v in range(V):
+                        solutions[found, v] = mask_digit(mask[v])
+                found += 1
+                since = 0
+                began = monotonic_ns()
+                checking = False                # checks only pay while no solution turns up
+                if found >= limit:
+                    break
+            else:
+                open_level(trail, tables, live, k, True)
+        emptied = step(trail, tables, live)
+        if emptied == WALKED:
+            break
+        nodes += 1
+        since += 1
+        if since > CLOCK_AFTER or nodes & 1023 == 0:   # a slow stretch: every node
+            now = monotonic_ns()
+            if deadline != NO_DEADLINE and now > deadline:
+                return Found(found, solutions[:found], nodes, TIMED_OUT)
+        at_node = emptied < 0
+        if (checks is not None and at_node and not checking    # checking: check_node tests it
+                and not sums_feasible(checks.hunter.sums, mask)):
+            at_node = False
+        if not at_node or (not checking and since <= check_after
+                           and (since <= CLOCK_AFTER or now - began <= THRASH_NS)):
+            continue
+        if checks is None:                  # without checks (compiled apart): stop
+            return Found(found, solutions[:found], nodes, THRASHING)
+        else:
+            # thrashing: check the path from the top, then each new node
+            c = check_path(trail, checks, tables, live, deadline, not checking)
+            checking = True
+            if c == TIMED_OUT:
+                return Found(found, solutions[:found], nodes, TIMED_OUT)
+            at_node = c != CONTRADICTION
+    return Found(found, solutions[:found], nodes, OK)
+
+
+#: The types ``grade.count_fanouts`` calls ``count_fanouts`` with (see ``ahead``).
+FANOUT_TYPES = (ROOT, INT)
+
+
+@kernel
+def count_fanouts(root, most):
+    """``(fan-outs, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
+
+    Depth first, rows in lexicographic order, as ``search`` goes without its
+    checks; it stops before fan-out ``most + 1``.
+    """
+    emptied, tables, live = start_state(root, True)
+    if emptied >= 0:
+        return 0, 0
+    trail = trail_for(tables, live)
+    fanouts = solutions = 0
+    at_node = True
+    while True:
+        if at_node:
+            k = pick_entry(live.nalive)
+            if k < 0:
+                solutions += 1
+            elif fanouts == most:
+                break
+            else:
+                fanouts += 1
+                open_level(trail, tables, live, k, True)
+        emptied = step(trail, tables, live)
+        if emptied == WALKED:
+            break
+        at_node = emptied < 0
+    return fanouts, solutions
+
+
+@kernel
+def fixpoint_masks(root):
+    """The cell masks at the fixpoint of ``force`` (in ``root.mask``); -1 or the entry that
+    emptied."""
+    return start_state(root, True)[0]
