@@ -36,7 +36,7 @@ chromium:
 	  else echo "no chromium: the play page's browser tests will be skipped (apt-get install chromium)"; fi; }
 
 test-all: install chromium
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 # The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).
 bench: $(VENV)/.bench-installed

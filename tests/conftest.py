@@ -11,9 +11,21 @@ from hypothesis import settings
 # CI draws the same examples every run (derandomize), so a run is reproducible: fan-out can
 # thrash on rare random grids with many solutions (see bench/README.md), and a red CI must
 # be one we can replay. HYPOTHESIS_PROFILE=explore draws new examples each run.
-settings.register_profile("ci", derandomize=True)
+#
+# `make test` (profile "ci") draws a third of each property test's examples, so that it
+# runs within its 3 minutes; `make test-all` (profile "thorough") draws every one.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+SHARE = {"ci": 1 / 3}.get(PROFILE, 1.0)
+settings.register_profile("ci", derandomize=True, max_examples=34)
+settings.register_profile("thorough", derandomize=True)
 settings.register_profile("explore", derandomize=False)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """How many examples a property test written for ``n`` draws in this profile (at
+    least 10, or ``n`` when that is fewer)."""
+    return max(min(n, 10), round(n * SHARE))
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -11,6 +11,7 @@ import kakuro_np.solve as solve
 from kakuro_np.engine.walk.anyorder import find_solutions, luby, solution_hash
 from kakuro_np.solve import NO_LIMIT, model
 from strategies import filled_puzzles, satisfies
+from conftest import examples
 
 NO_END = np.int64(NO_LIMIT)
 
@@ -65,7 +66,7 @@ def test_a_thrashing_draft_is_answered_at_once():
     assert kn.count(p, limit=1000, timeout=10) == 1000
 
 
-SMALL = settings(max_examples=150, deadline=None,
+SMALL = settings(max_examples=examples(150), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import kakuro_np as kn
 from kakuro_np.formats import FORMATS, MAX_TEXT
 from kakuro_np.formats import text as formats_text
+from conftest import examples
 
 SECONDS = 2.0
 MEGABYTES = 300
@@ -224,7 +225,7 @@ def plain_lines(text: str) -> tuple:
     return content, block
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(PIECES, max_size=40).map("".join), st.sampled_from([1, 5, 16, 1 << 20]))
 def test_lines_are_found_as_a_plain_split_finds_them(text, chunk):
     content, block = plain_lines(text)

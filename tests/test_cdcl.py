@@ -14,6 +14,7 @@ from kakuro_np.engine.proofs.sums import network_of, sums_feasible
 from kakuro_np.engine.core.codes import OK
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from strategies import filled_puzzles, satisfies
+from conftest import examples
 
 BUDGET = 10**6
 
@@ -38,7 +39,7 @@ def must(holds):
     assert holds
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles())
 def test_the_root_of_a_filled_puzzle_has_a_solution_and_the_witness_is_one(case):
@@ -54,7 +55,7 @@ def test_the_root_of_a_filled_puzzle_has_a_solution_and_the_witness_is_one(case)
     assert satisfies(p, grid_of(m, witness))
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(max_side=7), st.randoms(use_true_random=False))
 def test_any_node_has_a_solution_exactly_when_one_of_the_full_list_fits_it(case, rnd):
@@ -84,7 +85,7 @@ def test_any_node_has_a_solution_exactly_when_one_of_the_full_list_fits_it(case,
             assert satisfies(p, grid_of(m, witness))
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(), st.randoms(use_true_random=False))
 def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rnd):
@@ -141,7 +142,7 @@ def sums_conflicts(p, rnd, tries, require=assume):
         _cancel_until(sat, 0)
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(), st.randoms(use_true_random=False))
 def test_a_sums_conflict_names_digits_whose_absence_alone_fails_the_sums(case, rnd):
@@ -188,7 +189,7 @@ def test_a_draft_node_the_fan_out_cannot_refute_is_refuted_in_a_few_thousand_con
     assert said[0] == SAT_NO and SAT_YES in said
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles())
 def test_learner_turns_find_distinct_solutions_of_the_full_list_and_know_when_there_are_no_more(

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from strategies import filled_puzzles
+from conftest import examples
 
 # The module, however kakuro_np's __init__ binds the name ``check``.
 check_mod = importlib.import_module("kakuro_np.check")
@@ -228,7 +229,7 @@ def test_timeout():
 MAX_SOLUTIONS = 20000
 
 
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=examples(30), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(max_side=6), st.data())
 def test_random_states_against_every_solution(case, data):

@@ -13,6 +13,7 @@ from kakuro_np.engine.force import apply_row, propagate, start_state
 from kakuro_np.engine.proofs.checks import check_node, checks_for, hunt_near
 from kakuro_np.engine.walk.search import search
 from strategies import filled_puzzles, runs
+from conftest import examples
 
 NEVER = 10**15
 
@@ -58,7 +59,7 @@ def test_checks_keep_k3_in_the_essays_order():
         assert np.array_equal(solutions(p, 0, hunt_nodes), plain)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles())
 def test_checks_from_the_first_node_change_nothing_but_time(case):
@@ -68,7 +69,7 @@ def test_checks_from_the_first_node_change_nothing_but_time(case):
         assert np.array_equal(solutions(p, check_after, hunt_nodes, limit=500), plain)
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(), st.integers(-2, 2))
 def test_the_root_witness_found_in_any_order_changes_nothing_but_time(case, change):
@@ -143,7 +144,7 @@ def _assert_a_solution_below(m, witness, live, below):
 CHILDREN = (filled_puzzles(), st.integers(0, 10**6), st.integers(0, 10**6))
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(*CHILDREN)
 def test_a_check_answers_what_enumeration_does_and_its_witness_is_a_solution_below(
@@ -161,7 +162,7 @@ def test_a_check_answers_what_enumeration_does_and_its_witness_is_a_solution_bel
         _assert_a_solution_below(m, checks.witness[1], live, below)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(*CHILDREN)
 def test_a_near_hunt_finds_a_solution_below_or_says_nothing(case, pick_entry_at, pick_row_at):

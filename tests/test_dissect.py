@@ -18,6 +18,7 @@ from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.memo import growable, new_memo
 from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
 from strategies import OPEN_BLOCK, filled_puzzles
+from conftest import examples
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
 DATA = pathlib.Path(__file__).parent / "data"
@@ -55,7 +56,7 @@ def parts_of(entries, edges):
     return parts
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_blank_share=0.95))
 def test_each_level_of_cuts_splits_every_part_it_cuts(case):
     p, _ = case
@@ -87,7 +88,7 @@ def exact(m, rank):
                         for c, w in zip(counts, wides)], dtype=object))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_blank_share=0.95))
 def test_a_count_that_decides_the_cut_cells_first_counts_every_solution(case):
     p, _ = case

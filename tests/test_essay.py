@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from kakuro_np import essay
 from strategies import filled_puzzles
 from test_force import ESSAY_ROW_COUNTS
@@ -44,7 +44,7 @@ def same_arrays(a, b):
     return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles())
 def test_the_engine_builds_the_essays_tables(case):
     p, _ = case
@@ -62,7 +62,7 @@ def test_the_engine_builds_the_essays_tables(case):
                        essay.force_until_fixed(cells, tables))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_side=6))
 def test_the_engine_finds_the_essays_solutions_in_the_essays_order(case):
     p, _ = case

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
-from conftest import PUZZLES, SAMPLES
+from conftest import PUZZLES, SAMPLES, examples
 from kakuro_np.explain import replay
 from kakuro_np.techniques import NAMES, N_TECHNIQUES, try_technique
 from strategies import filled_puzzles
@@ -94,7 +94,7 @@ def test_each_step_is_the_simplest_technique_that_makes_progress(name):
         state = replay(state, [step])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(filled_puzzles(max_side=7))
 def test_every_step_is_true(case):
     """No step removes a digit of the fill (a solution), and each removal follows from its
@@ -118,7 +118,7 @@ def test_every_step_is_true(case):
     assert np.array_equal(steps.candidates, r.candidates)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(filled_puzzles(max_side=6))
 def test_the_hint_is_the_first_step_and_never_wrong(case):
     puzzle, fill = case

@@ -19,7 +19,7 @@ from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.errors import PuzzleError
 from strategies import filled_puzzles
 
-from conftest import PUZZLES, ROOT, SAMPLES
+from conftest import PUZZLES, ROOT, SAMPLES, examples
 
 
 @pytest.mark.parametrize("name", SAMPLES)
@@ -30,7 +30,7 @@ def test_the_essay_answers_the_samples_as_the_engine_does(name, expected):
     assert np.array_equal(digits, kn.kakuro(p))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_side=7), st.integers(1, 5), st.booleans())
 def test_the_essay_answer_is_the_engines_first_solutions(case, cap, with_given):
     puzzle, fill = case
@@ -46,7 +46,7 @@ def test_the_essay_answer_is_the_engines_first_solutions(case, cap, with_given):
     assert complete == (kn.count(puzzle, limit=cap + 1) <= cap) or len(digits) == cap
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.integers(2, 8), st.integers(2, 8), st.data())
 def test_the_interpreted_scan_finds_what_the_kernel_finds(H, W, data):
     cells = data.draw(st.lists(st.sampled_from(["x", "_", (3, 0), (0, 4), (12, 17), (0, 45)]),
@@ -65,7 +65,7 @@ def test_the_interpreted_scan_finds_what_the_kernel_finds(H, W, data):
     assert outcomes[0] == outcomes[1]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_side=7), st.booleans())
 def test_the_essays_candidates_are_the_engines_fixpoint(case, with_given):
     puzzle, fill = case

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from strategies import filled_puzzles
 from kakuro_np.essay import force_until_fixed
 from kakuro_np.engine.force import list_lazy, pin_solution, start_state
@@ -109,7 +109,7 @@ def walk_both(root, rng, steps):
     return int((l0.support >= 0).sum())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(filled_puzzles(max_side=8), st.integers(0, 2**32 - 1))
 def test_indexed_filter_agrees_with_the_scan(case, seed):
     from kakuro_np.solve import model
@@ -141,7 +141,7 @@ def test_indexed_filter_agrees_with_the_scan_on_big_tables():
         assert walk_both(m.root(), np.random.default_rng(7), 1000) > 0   # the index was used
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(filled_puzzles(), st.randoms(use_true_random=False))
 def test_pinning_a_solution_reaches_the_fixpoint_of_its_masks(case, rnd):
     """``pin_solution`` (entries wholly pinned take their row at once) leaves the node
@@ -179,7 +179,7 @@ def test_the_models_index_is_the_one_each_start_would_build():
         assert np.array_equal(shared[2].nalive, built[2].nalive)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(filled_puzzles())
 def test_a_start_from_the_models_masks_needs_no_forcing(case):
     """The build keeps the fixpoint's rows, so a start from its masks skips forcing: it
@@ -196,7 +196,7 @@ def test_a_start_from_the_models_masks_needs_no_forcing(case):
     assert not skipped[2].gone.any() and not forced[2].gone.any()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(filled_puzzles(max_side=8), st.integers(0, 3000), st.integers(1, 200))
 def test_the_index_holds_the_smallest_tables_within_its_budget(case, budget, min_rows):
     """``build_index`` indexes tables from the smallest up while its entries stay within the

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from conftest import PUZZLES, SAMPLES
+from conftest import PUZZLES, SAMPLES, examples
 from kakuro_np.formats import FORMATS
 
 # The formats that hold any grid and given digits. A puzz.link URL holds neither given
@@ -98,7 +98,7 @@ def puzzles(draw, max_side=12):
     return kn.Puzzle(blank, down, across, np.where(blank, digits, 0))
 
 
-FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST

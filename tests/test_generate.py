@@ -15,6 +15,7 @@ from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
 from strategies import satisfies
+from conftest import examples
 
 
 def assert_layout_rules(blank, symmetry, min_run=2):
@@ -29,7 +30,7 @@ def assert_layout_rules(blank, symmetry, min_run=2):
         assert np.array_equal(blank[1:, 1:], blank[1:, 1:][:, ::-1])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(5, 15), st.integers(5, 15), st.sampled_from(SYMMETRIES),
        st.integers(0, 2**32 - 1))
 def test_generated_puzzles_are_well_formed_and_unique(rows, cols, symmetry, seed):
@@ -45,7 +46,7 @@ def test_the_same_seed_gives_the_same_puzzle():
     assert kn.generate(12, 12, seed=5) != kn.generate(12, 12, seed=6)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(6, 12), st.sampled_from(["easy", "medium", "hard", "expert"]),
        st.integers(0, 2**32 - 1))
 def test_a_requested_grade_is_the_grade_the_puzzle_gets(size, label, seed):
@@ -88,7 +89,7 @@ def random_draft(rows, cols, seed):
     return rng, blank, fill, draft_of(blank, fill)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(4, 14), st.integers(4, 14), st.integers(0, 2**32 - 1))
 def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
     rng, blank, fill, draft = random_draft(rows, cols, seed)
@@ -102,7 +103,7 @@ def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
         assert kn.count(puzzle, limit=2) == 1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(4, 12), st.integers(4, 12), st.integers(0, 2**32 - 1))
 def test_a_kick_changes_one_digit_and_keeps_the_fill_valid(rows, cols, seed):
     rng, blank, fill, draft = random_draft(rows, cols, seed)

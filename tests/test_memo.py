@@ -19,6 +19,7 @@ import importlib
 from kakuro_np.engine.walk.memo import WIDE, growable, grown, lookup, new_memo, store, wants_room
 from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
 from strategies import filled_puzzles
+from conftest import examples
 
 BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
 W = np.zeros(WIDE)                              # a stored count past int64 (unused here)
@@ -59,7 +60,7 @@ def test_a_growable_memo_keeps_its_counts_and_grows_holding_them_all():
     assert store(bigger, np.array([9, 9, 9]), 9, False, W)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_blank_share=0.95))
 def test_a_count_whose_memo_grows_counts_the_same(case):
     """count_in_turns grows a full growable memo (here from 2 slots) and counts again: the
@@ -90,7 +91,7 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
     return int(np.prod([int(c) for c in counts]))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_blank_share=0.95))
 def test_a_tiny_memo_that_keeps_starting_over_counts_the_same(case):
     p, _ = case
@@ -145,7 +146,7 @@ def read_key(key, entry_lengths):
     return entries, fields
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(filled_puzzles())
 def test_piece_keys_read_back_as_the_pieces_entries_sums_and_masks(case):
     from kakuro_np.engine.walk.counting import components, piece_key
@@ -171,7 +172,7 @@ def test_piece_keys_read_back_as_the_pieces_entries_sums_and_masks(case):
             assert total == sum(fill.flat[m.var_cell[v]] for v, u in zip(cells, undecided) if u)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_blank_share=0.95))
 def test_each_piece_holds_its_count_past_int64_too(case):
     """Without a limit, a count keeps each piece's count past int64 too (``wide_set``: its
@@ -238,7 +239,7 @@ def test_each_piece_holds_its_count_past_int64_on_grids_with_many_solutions():
         assert [wide_value(w) for w in wides[:len(counts)]] == counts.tolist(), row["name"]
 
 
-@settings(max_examples=40, deadline=None,       # most small grids are counted within 30 nodes:
+@settings(max_examples=examples(40), deadline=None,       # most small grids are counted within 30 nodes:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.filter_too_much])   # those are filtered out
 @given(filled_puzzles(), st.integers(0, 30))

@@ -1,6 +1,7 @@
 """Permutation tables kept without their rows (``engine.build.perms``): counts, projections and
 listings from the masks agree with the rows, and the search is unchanged by them."""
 
+import functools
 import itertools
 
 import numpy as np
@@ -13,6 +14,7 @@ from kakuro_np.engine.build.perms import (COMBINATIONS, list_perms, perm_count, 
                                           perm_sets)
 from kakuro_np.engine.walk.search import count_fanouts, search
 from kakuro_np.solve import model
+from conftest import examples
 
 
 def all_rows(digits):
@@ -30,7 +32,7 @@ def masks_and_digits(draw):
     return masks, digits
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(masks_and_digits())
 def test_counts_projections_and_listings_are_those_of_the_rows(case):
     masks, digits = case
@@ -71,10 +73,14 @@ def latin_pins(draw):
     return fill.ravel(), pinned
 
 
-BLOCK = model(OPEN_BLOCK)
+@functools.cache
+def block():
+    """The open block's model (made at the first test's call, not while collecting: each
+    xdist worker collects every module, and both would compile the model at once)."""
+    return model(OPEN_BLOCK)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(latin_pins())
 def test_lazy_tables_change_no_node_and_no_solution(case):
     """The open block's 18 tables of 9! rows are kept lazily from a model's root; a root
@@ -82,7 +88,7 @@ def test_lazy_tables_change_no_node_and_no_solution(case):
     same fixpoint, the same fan-outs and the same first solutions, in the same order."""
     fill, pinned = case
     masks = np.where(pinned, 1 << (fill - 1), 0x1FF).astype(np.int64)
-    lazy = BLOCK._replace(mask=masks).root()
+    lazy = block()._replace(mask=masks).root()
     assert (perm_sets(lazy.ent_off, lazy.rows, lazy.tab_off) == 0x1FF).all()
     plain = lazy._replace(mask=masks.copy(), fit_mask=np.zeros(0, np.int64))
     a, b = start_state(lazy._replace(mask=masks.copy()), True), start_state(plain, True)

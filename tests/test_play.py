@@ -19,7 +19,7 @@ from kakuro_np.formats.pipe import pipe_marks, write_pipe
 from kakuro_np.play.game import Game, MoveError, heads, solves
 from kakuro_np.play.server import make_server
 
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from strategies import OPEN_BLOCK, filled_puzzles
 
 TINY = "x ; 4 0 ; 3 0\n0 3 ; _ ; _\n0 4 ; _ ; _"          # one solution: 1 2 / 3 1
@@ -88,7 +88,7 @@ def test_a_bad_move_is_refused_and_changes_nothing(body, said):
     assert board_of(game.state()) == before and game.state()["can_undo"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(filled_puzzles(max_side=6), st.lists(st.tuples(
     st.sampled_from(["digit", "mark", "clear", "undo", "redo"]), st.integers(0, 6),
     st.integers(0, 6), st.integers(-1, 10)), max_size=30))

@@ -9,9 +9,10 @@ import kakuro_np.solve as solve
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.memo import growable, new_memo
 from strategies import FOUR_BLOCKS, brute_force_count, filled_puzzles, satisfies
+from conftest import examples
 
 LIMIT = 3000
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -47,7 +48,7 @@ def test_count_equals_the_number_of_solutions(case):
     assert kn.count(p, limit=LIMIT) == len(sols)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_side=5))
 def test_count_equals_an_independent_brute_force(case):
     p, _ = case

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from kakuro_np.formats.puzzlink import parse_puzzlink, write_puzzlink
 from strategies import filled_puzzles
 
@@ -82,7 +82,7 @@ def test_samples_round_trip_through_the_url(name):
     assert kn.parse(url) == p
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(filled_puzzles(max_side=12))
 def test_random_puzzles_round_trip(pf):
     p = pf[0].with_given(None)
@@ -196,7 +196,7 @@ def test_the_largest_url_reads():
     assert p.shape == (side + 1, side + 1) and not p.blank.any()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(filled_puzzles(max_side=6), st.data())
 def test_damaged_urls_raise_only_puzzle_error(pf, data):
     url = write_puzzlink(pf[0].with_given(None)).strip()

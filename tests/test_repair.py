@@ -11,6 +11,7 @@ from kakuro_np.engine.proofs.repair import free_ring, repair, repair_steps
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
 from test_force import open_grid
+from conftest import examples
 
 
 def one_digit_masks(digits):
@@ -34,7 +35,7 @@ def repaired(puzzle, tables, mask, witness):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(filled_puzzles(max_side=8), st.randoms(use_true_random=False))
 def test_a_repair_is_a_solution_within_the_masks(case, rnd):
     puzzle, fill = case
@@ -94,7 +95,7 @@ def test_a_repair_stops_when_no_ring_adds_a_cell():
     assert repaired(puzzle, tables, mask, witness) is None
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(filled_puzzles(max_side=8), st.randoms(use_true_random=False), st.sampled_from([3, 30, 2000]))
 def test_the_ring_steps_a_repair_proves_empty_hold_no_solution(case, rnd, budget):
     """``repair_steps`` says how many of its first ring steps hold no repair (a near hunt

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+from conftest import examples
 from strategies import OPEN_BLOCK
 
 B = np.zeros((2, 2), bool)
@@ -233,7 +234,7 @@ def random_grids(draw):
     return kn.Puzzle(blank, down, across, given)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_grids())
 def test_random_grids_give_answers_or_puzzle_errors(p):
     try:
@@ -271,7 +272,7 @@ def only_puzzle_errors(text, fmt=None):
         pass
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=300), st.text(PUZZLE_ALPHABET, max_size=300)),
        st.sampled_from((None,) + kn.formats.FORMATS))
 def test_arbitrary_text_gives_only_puzzle_errors(text, fmt):
@@ -297,7 +298,7 @@ def mutated_samples(draw):
     return text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_samples(), st.sampled_from((None,) + kn.formats.FORMATS))
 def test_mutated_samples_give_only_puzzle_errors(text, fmt):
     only_puzzle_errors(text, fmt)

@@ -10,10 +10,10 @@ import kakuro_np as kn
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.split import children, split
 from kakuro_np.solve import NO_LIMIT, count_in_turns, essay_solutions, model
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from strategies import filled_puzzles
 
-SETTINGS = settings(max_examples=80, deadline=None,
+SETTINGS = settings(max_examples=examples(80), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 #: Most solutions a drawn puzzle may have for its full list to be compared.
 MOST = 5000

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
-from conftest import PUZZLES
+from conftest import PUZZLES, examples
 from kakuro_np.stats import COMBINATIONS, stats
 from strategies import filled_puzzles
 
@@ -59,7 +59,7 @@ def test_U2_by_hand():
     assert impossible["after_forced"] == 0
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(filled_puzzles(max_side=6))
 def test_bounds_hold_on_random_puzzles(case):

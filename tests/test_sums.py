@@ -11,8 +11,9 @@ import kakuro_np.solve as solve
 from kakuro_np.engine.walk.search import fixpoint_masks, search
 from kakuro_np.engine.proofs.sums import entry_sides, new_network, sums_feasible
 from strategies import filled_puzzles
+from conftest import examples
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import kakuro_np as kn
-from conftest import ROOT
+from conftest import ROOT, examples
 from kakuro_np.techniques import NAMES, N_TECHNIQUES, try_technique
 
 
@@ -65,7 +65,7 @@ def entries_with_candidates(draw):
     return sum(fill), masks
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(entries_with_candidates(), st.integers(0, N_TECHNIQUES - 1))
 def test_no_technique_removes_a_digit_some_filling_uses(case, t):
     total, masks = case
@@ -77,7 +77,7 @@ def test_no_technique_removes_a_digit_some_filling_uses(case, t):
             assert all((o >> (d - 1)) & 1 for o, d in zip(out.tolist(), way)), (NAMES[t], way)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(entries_with_candidates())
 def test_joint_possibilities_keep_exactly_what_the_fillings_use(case):
     total, masks = case

@@ -10,9 +10,10 @@ from kakuro_np.engine.walk.trail import (WALKED, cell_trail_for, close_level, de
                                          open_cell_level, open_level, step, trail_for)
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
+from conftest import examples
 
 MOST = 500                                      # leaves a walk collects in Python at most
-SETTINGS = settings(max_examples=120, deadline=None,
+SETTINGS = settings(max_examples=examples(120), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
