@@ -129,16 +129,31 @@ def _lines(path):
     return [{k: v for k, v in row.items() if k not in ("seconds", "error")} for row in rows]
 
 
+def _killable_batch(folder):
+    """The input of the kill tests (12 samples with a slow grid in 7th place, which holds
+    the run while it is killed) and their command without ``--out``."""
+    grids = [{"id": f"s{i}", "grid": (PUZZLES / f"k{i % 8}.txt").read_text()} for i in range(12)]
+    grids.insert(6, {"id": "slow", "grid": OPEN_BLOCK})
+    (folder / "in.jsonl").write_text("".join(json.dumps(g) + "\n" for g in grids))
+    return [sys.executable, "-m", "kakuro_np", "batch", str(folder / "in.jsonl"), "--timeout", "2"]
+
+
+@pytest.fixture(scope="module")
+def whole_batch(tmp_path_factory):
+    """The kill tests' results file, written by a run nobody stops (one for all three)."""
+    folder = tmp_path_factory.mktemp("whole")
+    whole = folder / "whole.jsonl"
+    subprocess.run(_killable_batch(folder) + ["--workers", "2", "--out", str(whole)], check=True,
+                   cwd=ROOT, capture_output=True)
+    return whole
+
+
+@pytest.mark.xdist_group("batch-killed")         # one worker: the whole run is made once
 @pytest.mark.parametrize("signum, workers", [(signal.SIGKILL, "1"), (signal.SIGTERM, "2"),
                                              (signal.SIGINT, "2")])
-def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path, signum, workers):
-    grids = [{"id": f"s{i}", "grid": (PUZZLES / f"k{i % 8}.txt").read_text()} for i in range(12)]
-    grids.insert(6, {"id": "slow", "grid": OPEN_BLOCK})       # holds the run while it is killed
-    (tmp_path / "in.jsonl").write_text("".join(json.dumps(g) + "\n" for g in grids))
-    cmd = [sys.executable, "-m", "kakuro_np", "batch", str(tmp_path / "in.jsonl"), "--workers",
-           workers, "--timeout", "2"]
-    whole = tmp_path / "whole.jsonl"
-    subprocess.run(cmd + ["--out", str(whole)], check=True, cwd=ROOT, capture_output=True)
+def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path, whole_batch, signum, workers):
+    cmd = _killable_batch(tmp_path) + ["--workers", workers]
+    whole = whole_batch
     killed = tmp_path / "killed.jsonl"
     run = subprocess.Popen(cmd + ["--out", str(killed)], cwd=ROOT, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
