@@ -30,8 +30,8 @@ proofs/ : what refutes a branch before the walk enters it: ``checks`` (the check
           (new digits near where a witness stops fitting), ``cdcl`` (clause learning).
 
 Records go to the kernels by reference (``jit.by_reference``): one pointer a call.
-On the per-node path (``step``, ``next_row``, ``apply_row``, ``propagate``, the
-queue) a few kernels are ``inline_kernel``: numba inlines them into their caller.
+On the per-node path a few small kernels (``step``, ``next_row``, ``apply_row``, the
+queue) are ``inline_kernel``: numba inlines them into their caller.
 
 The public verbs (``kakuro``, ``count``, ``reduce``) are in ``kakuro_np.solve``.
 """

@@ -346,7 +346,7 @@ def clear_queue(tables, live):
             gone[q] = 0
 
 
-@inline_kernel
+@kernel
 def propagate(tables, live, stop_on_empty):
     """Filter queued entries until the queue is empty.
 

@@ -6,9 +6,11 @@ kernel      : ``numba.njit(cache=True, nogil=True)``: compiled once, cached on
               disk, and run without the GIL so a caller's other threads (the
               CLI's Ctrl-C watcher, a thread pool over a collection) keep going.
 inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
-              the few on the search's per-node path, where the reference
-              counts of the arrays a call receives would cost a third of the
-              time; each caller compiles its own copy. Also a level of kernels
+              a few small ones on the search's per-node path (``step``,
+              ``next_row``, ``apply_row``, the queue); each caller compiles its own
+              copy, so a big body stays a kernel: ``force.propagate``, inlined into
+              every walk, cost 2-3 s of compile a caller, and called, no time
+              measurable now that records go by reference (bench/README). Also a level of kernels
               with one call site over a big tree (``checks.check_turns``): numba
               compiles each kernel with the whole tree of kernels it calls linked
               in and optimized again, so each such level compiles the tree once
