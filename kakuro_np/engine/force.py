@@ -25,7 +25,7 @@ from ..combos import LOWEST_DIGIT
 from .core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
 from .core.jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
 from .build.perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
-from .core.state import Live, Root, Tables
+from .core.state import Live, Tables
 from .build.jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
 from .core.workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
@@ -488,12 +488,11 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
 
 
 @kernel
-def force_fixpoint(rows, tab_off, ent_off, ent_var, n_var):
-    """The essay's ``force^:_``: live-row flags of the fixpoint."""
-    mask = np.full(n_var, 0x1FF, np.int64)
-    none = np.zeros(0, np.int64)
-    _, _, live = start_state(Root(ent_off, ent_var, mask, rows, tab_off, none,
-                                  np.zeros(0, np.int32), none), False)
+def force_fixpoint(root):
+    """The essay's ``force^:_`` from ``root`` (its tables, every digit allowed): live-row
+    flags of the fixpoint."""
+    rows, tab_off = root.rows, root.tab_off
+    _, _, live = start_state(root, False)
     alive = np.zeros(rows.shape[0], np.bool_)
     for k in range(tab_off.shape[0] - 1):
         for i in range(tab_off[k], tab_off[k] + live.nalive[k]):
@@ -787,7 +786,8 @@ def force(cells, tables, until_fixed=False):
     ent_off, ent_var, var_cell = compact_cells(cells)
     rows, tab_off = pack_tables(cells, tables)
     if until_fixed:
-        alive = force_fixpoint(rows, tab_off, ent_off, ent_var, len(var_cell))
+        from .build.model import tables_model     # the model imports this module
+        alive = force_fixpoint(tables_model(ent_off, ent_var, rows, tab_off).root())
     else:
         alive = np.ones(len(rows), np.bool_)
         force_round(rows, tab_off, alive, ent_off, ent_var, len(var_cell))
