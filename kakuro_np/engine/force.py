@@ -25,7 +25,7 @@ from ..combos import LOWEST_DIGIT
 from .core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
 from .core.jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
 from .build.perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
-from .core.state import Live, Tables
+from .core.state import Live, Tables, tables_model
 from .build.jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
 from .core.workqueue import dequeue, enqueue, heap_pop, heap_push, new_queue
 
@@ -786,7 +786,6 @@ def force(cells, tables, until_fixed=False):
     ent_off, ent_var, var_cell = compact_cells(cells)
     rows, tab_off = pack_tables(cells, tables)
     if until_fixed:
-        from .build.model import tables_model     # the model imports this module
         alive = force_fixpoint(tables_model(ent_off, ent_var, rows, tab_off).root())
     else:
         alive = np.ones(len(rows), np.bool_)

@@ -6,8 +6,8 @@ model    : variables (blank cells), entries, cell masks and tables (see ``jposs`
            and ``force``), with the Puzzle and its packed entries (``Model``);
            ``build`` makes it from a Puzzle.
 var_cell : flat cell index of each variable (blank cells in row-major order).
-root     : what a kernel starts from (``state.Root``): ``Model.root()`` hands the
-           tables over with a fresh copy of the masks.
+root     : what a kernel starts from (``state.Root``): ``Model.root()`` (``state``)
+           hands the tables over with a fresh copy of the masks.
 
 The fast path narrows the masks by combinations, then forces the tables as it
 builds them (``force.build_forced_tables``); since the fixpoint of ``force`` is
@@ -23,8 +23,6 @@ Examples
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...combos import ALL_DIGITS
@@ -32,7 +30,7 @@ from ...errors import BudgetError, SolveTimeout
 from ..core import ahead
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
 from ..core.jit import NO_DEADLINE
-from ..core.state import Root
+from ..core.state import Model
 from ..force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
 from .entries import packed_entries
 from .jposs import FREE
@@ -40,29 +38,6 @@ from .perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
-
-
-class Model(NamedTuple):
-    """A puzzle packed for the kernels (see ``build_model``)."""
-    puzzle: object
-    packed: object
-    status: int
-    culprit: int
-    var_cell: np.ndarray
-    ent_off: np.ndarray
-    ent_var: np.ndarray
-    ent_sum: np.ndarray
-    mask: np.ndarray
-    rows: np.ndarray
-    tab_off: np.ndarray
-    idx_off: np.ndarray     #: the index of the big tables' rows (``force.build_index``),
-    idx_row: np.ndarray     #: built once here instead of at every kernel's start
-    fit_mask: np.ndarray    #: the masks the build left, whose fixpoint the tables are
-
-    def root(self) -> Root:
-        """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
-        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off,
-                    self.idx_off, self.idx_row, self.fit_mask)
 
 
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
@@ -113,13 +88,3 @@ def build(puzzle, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
                                                       INDEX_MAX_ENTRIES,
                                                       perm_sets(ent_off, rows, tab_off)),
                  fit_mask)
-
-
-def tables_model(ent_off, ent_var, rows, tab_off) -> Model:
-    """A model of given tables over variables ``0..V-1`` (no puzzle, no index): every
-    digit allowed, nothing forced yet."""
-    V = int(ent_var.max()) + 1 if len(ent_var) else 0
-    none = np.zeros(0, np.int64)
-    return Model(None, None, OK, -1, np.arange(V), ent_off, ent_var, none,
-                 np.full(V, ALL_DIGITS, np.int64), rows, tab_off, none,
-                 np.zeros(0, np.int32), none)

@@ -1,4 +1,4 @@
-"""The search state as three named records, which numba passes to kernels as one argument each.
+"""The records the kernels share: the model and its root, the tables, and the node.
 
 Glossary
 --------
@@ -7,8 +7,10 @@ Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          the rows, where each entry's rows start, and the index of the big
          tables' rows, built once per model, or empty to have each start build
          it, and the masks the tables are the fixpoint of (the model's: a start
-         from them has nothing to force), or none (``model.Model.root``,
-         ``force.start_state``).
+         from them has nothing to force), or none (``force.start_state``).
+         ``Model.root()`` is the one maker of a Root.
+Model  : a puzzle packed for the kernels (``build.model.build``), or given tables
+         (``tables_model``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
          (``var_eoff``, ``var_ent``) and its place among their cells
@@ -28,12 +30,11 @@ Live   : the node the search stands on, changed in place: the live rows of each
 ``Tables`` and ``Live`` are passed by reference (``jit.by_reference``): a call hands
 on one pointer, not each array. No kernel reassigns a field: a kernel that grows an
 array makes a new record. Kernels with a hot loop copy the fields they use into
-locals first. ``Root`` stays a named tuple, made only by ``model.Model.root``.
+locals first. ``Root`` stays a named tuple, made only by ``Model.root``.
 
 Examples
 --------
 >>> import numpy as np
->>> from kakuro_np.engine.build.model import tables_model
 >>> from kakuro_np.engine.force import start_state
 >>> m = tables_model(np.array([0, 2]), np.array([0, 1]),
 ...                  np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8), np.array([0, 2]))
@@ -63,6 +64,41 @@ class Root(NamedTuple):
     idx_off: np.ndarray     #: int64, 81 E + 1 or 0: the index (as in ``Tables``), or none yet
     idx_row: np.ndarray     #: int32: the index's rows
     fit_mask: np.ndarray    #: int64, V or 0: masks the tables are the fixpoint of, or none
+
+
+class Model(NamedTuple):
+    """A puzzle packed for the kernels (``build.model.build`` makes it); ``root()`` is the one
+    way to the ``Root`` a kernel starts from."""
+    puzzle: object
+    packed: object
+    status: int
+    culprit: int
+    var_cell: np.ndarray
+    ent_off: np.ndarray
+    ent_var: np.ndarray
+    ent_sum: np.ndarray
+    mask: np.ndarray
+    rows: np.ndarray
+    tab_off: np.ndarray
+    idx_off: np.ndarray     #: the index of the big tables' rows (``force.build_index``),
+    idx_row: np.ndarray     #: built once here instead of at every kernel's start
+    fit_mask: np.ndarray    #: the masks the build left, whose fixpoint the tables are
+
+    def root(self) -> Root:
+        """The tables for a kernel, with a fresh copy of the masks (kernels change them)."""
+        return Root(self.ent_off, self.ent_var, self.mask.copy(), self.rows, self.tab_off,
+                    self.idx_off, self.idx_row, self.fit_mask)
+
+
+def tables_model(ent_off, ent_var, rows, tab_off) -> Model:
+    """A model of given tables over variables ``0..V-1`` (no puzzle, no index): every
+    digit allowed, nothing forced yet."""
+    V = int(ent_var.max()) + 1 if len(ent_var) else 0
+    none = np.zeros(0, np.int64)
+    return Model(None, None, 0, -1, np.arange(V), ent_off, ent_var, none,
+                 np.full(V, 0x1FF, np.int64), rows, tab_off, none,
+                 np.zeros(0, np.int32), none)
+
 
 
 class TablesType(RecordType):

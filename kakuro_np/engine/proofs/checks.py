@@ -34,7 +34,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ...combos import POPCOUNT
-from ..build.model import Model, tables_model
+from ..core.state import Model, tables_model
 from ..core.codes import (CONTRADICTION, COUNT_TIMED_OUT, SAT_NO, SAT_UNKNOWN, SAT_YES, SOLVABLE,
                           TIMED_OUT, WITNESSED)
 from ..core.jit import RecordType, by_reference, copy_into, inline_kernel, kernel, monotonic_ns
