@@ -245,9 +245,14 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
         if status != THRASHING:
             break
         if checks is None:
-            ahead.start("any", "learn")     # an empty cache: they compile meanwhile, while this
-            ahead.ready(("checks",), deadline)  # process compiles the checks (or, with a
-            checks = checks_for(m)             # deadline, a helper: about 2 minutes in all)
+            # an empty cache: the checks' parts compile in two helpers at once (each a tree
+            # of its own), then this process compiles their top, or with a deadline a
+            # helper does; the hunt in any order and clause learning compile meanwhile
+            ahead.start(*ahead.AFTER["checks"])
+            ahead.ready(ahead.AFTER["checks"], deadline)
+            ahead.start("any", "learn")
+            ahead.ready(("checks",), deadline)
+            checks = checks_for(m)
             checks.seed[:] = root.mask      # the node where the walk thrashed
             checks.root_ns[0] = int(policy.ROOT_CHECK_S * 1e9)     # the root's check first
             continue

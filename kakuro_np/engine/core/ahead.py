@@ -30,7 +30,7 @@ ready   : a call with a time limit compiles nothing itself: ``ready(names,
           this process ends: they die with it (``stop_all`` at exit, and the
           kernel's parent-death signal on Linux).
 compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
-          (``kakuro-np compile``).
+          (``kakuro-np compile``); a name waits for those ``AFTER`` names.
 
 Examples
 --------
@@ -55,6 +55,10 @@ KERNELS = {
               ("kakuro_np.engine.build.perms", "perm_sets", "PERM_SETS_TYPES"),
               ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
     "search": (("kakuro_np.engine.walk.search", "search", "SEARCH_TYPES"),),
+    "count-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
+                          for kernel in ("count_state", "state_solution", "pin_fitting_pieces")),
+    "proof-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
+                          for kernel in ("hunt_near", "sat_solve", "repair_steps")),
     "checks": (("kakuro_np.engine.walk.search", "search", "checked_search_types"),),
     "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
@@ -65,6 +69,9 @@ KERNELS = {
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
 }
+#: name -> the names whose kernels it calls, compiled first (in helpers of their own, at once)
+#: so that it loads them from the cache: the checks' parts, a tree each, on two cores.
+AFTER = {"checks": ("count-checks", "proof-checks")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 _helpers: dict[str, subprocess.Popen] = {}
@@ -271,12 +278,16 @@ def compile_all(jobs: int = 2, said=None) -> float:
     Raises RuntimeError naming the kernels whose helper failed.
     """
     started = time.monotonic()
-    todo = [name for name in KERNELS if not cached(name)][::-1]
+    todo = [name for name in KERNELS if not cached(name)]
     total, done, failed, running = len(todo), 0, [], {}
     while todo or running:
-        while todo and len(running) < max(1, jobs):
-            name = todo.pop()
-            running[name] = (_helper(name), time.monotonic())
+        while len(running) < max(1, jobs):
+            free = [name for name in todo            # what it calls is compiled already
+                    if not any(n in todo or n in running for n in AFTER.get(name, ()))]
+            if not free:
+                break
+            todo.remove(free[0])
+            running[free[0]] = (_helper(free[0]), time.monotonic())
         time.sleep(0.05)
         for name, (helper, since) in list(running.items()):
             if helper.poll() is not None:

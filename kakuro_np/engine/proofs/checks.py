@@ -37,7 +37,8 @@ from ...combos import POPCOUNT
 from ..core.state import Model, tables_model
 from ..core.codes import (CONTRADICTION, COUNT_TIMED_OUT, SAT_NO, SAT_UNKNOWN, SAT_YES, SOLVABLE,
                           TIMED_OUT, WITNESSED)
-from ..core.jit import RecordType, by_reference, copy_into, inline_kernel, kernel, monotonic_ns
+from ..core.jit import (INT, INTS, RecordType, by_reference, copy_into, inline_kernel, kernel,
+                        monotonic_ns)
 from ..core.policy import (CHECK_COUNT_NS, CHECK_HUNT_NODES, CHECK_SAT_NS, CHECK_TURN_GROWTH,
                            NEAR_NODES)
 from ..force import pin_solution, start_state
@@ -109,19 +110,22 @@ def new_checks(root, hunt_nodes) -> Checks:
     _, tables, live = start_state(root, True)
     E, V = live.nalive.shape[0], live.mask.shape[0]
     levels = E + 2
-    memo = new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS))
     sums = network_of(tables, np.int64(V), True)
-    never = np.array([np.iinfo(np.int64).max, 0], np.int64)
     arrays = (np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_), np.zeros(V, np.int64),
               np.zeros(E, np.int64), np.zeros(V, np.int64), np.zeros(E, np.int64),
               np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
               np.zeros(1, np.int64))
     checks = pack_checks(np.int64(hunt_nodes), new_hunter(tables, live, sums, np.ones(E)),
-                         new_tally(tables, live, memo, never, sums, False,
-                                   np.empty(0, np.int64)),
-                         sat_of(tables, live.mask), arrays)
+                         checks_tally(tables, live, sums), sat_of(tables, live.mask), arrays)
     checks.__dict__.update(zip(CHECKS_ARRAYS, arrays))
     return checks
+
+
+def checks_tally(tables, live, sums):
+    """The count's tally of a check (a memo of its own, no node budget, no ranks)."""
+    return new_tally(tables, live, new_memo(np.int64(SLOTS_LOG2), np.int64(DATA_WORDS)),
+                     np.array([np.iinfo(np.int64).max, 0], np.int64), sums, False,
+                     np.empty(0, np.int64))
 
 
 def checks_for(m: Model, hunt_nodes=None) -> Checks:
@@ -365,10 +369,64 @@ def check_path(trail, checks, tables, live, deadline, whole):
         a += 1
 
 
+def _pair_state():
+    """``(root, tables, live)`` of a puzzle of one run of two cells: their types are those
+    of any puzzle's (the kernels that make them are compiled for them, or loaded)."""
+    pair = np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8)
+    root = tables_model(np.array([0, 2]), np.array([0, 1]), pair, np.array([0, 2])).root()
+    _, tables, live = start_state(root, True)
+    return root, tables, live
+
+
 def checks_type():
     """The numba type of ``Checks``: that of the checks of a puzzle of one run of two cells
     (its parts' kernels are compiled for it, or loaded from the cache)."""
     from numba import typeof
-    pair = np.array([[1, 2] + [0] * 7, [2, 1] + [0] * 7], np.int8)
-    m = tables_model(np.array([0, 2]), np.array([0, 1]), pair, np.array([0, 2]))
-    return typeof(new_checks(m.root(), 1))
+    return typeof(new_checks(_pair_state()[0], 1))
+
+
+# The kernels ``check_turns`` calls, compiled ahead in two helpers at once (``ahead``'s
+# "count-checks" and "proof-checks"), so that a thrashing walk compiles only the checks'
+# top (``check_node`` and the walk) itself: the types they are called with there.
+
+def count_state_types():
+    """``count_state``'s: a limit, the tables, the node, a check's tally and a deadline."""
+    from numba import typeof
+    _, tables, live = _pair_state()
+    tally = checks_tally(tables, live, network_of(tables, np.int64(2), True))
+    return (INT, typeof(tables), typeof(live), typeof(tally), INT)
+
+
+def state_solution_types():
+    """``state_solution``'s: the tables, the node, a check's tally, a deadline and the masks
+    it writes."""
+    _, tables, live, tally, _ = count_state_types()
+    return (tables, live, tally, INT, INTS)
+
+
+def hunt_near_types():
+    """``hunt_near``'s: a depth, the checks, the tables, the node, a deadline and a count."""
+    from numba import typeof
+    _, tables, live = _pair_state()
+    return (INT, checks_type(), typeof(tables), typeof(live), INT, INT)
+
+
+def sat_solve_types():
+    """``sat_solve``'s: a check's clause learner, the masks, the guide, a budget, a deadline
+    and the masks it writes."""
+    from numba import typeof
+    _, tables, live = _pair_state()
+    return (typeof(sat_of(tables, live.mask)), INTS, INTS, INT, INT, INTS)
+
+
+def repair_steps_types():
+    """``repair_steps``'s: the tables, the masks, the parent's witness, the masks it writes
+    and a node budget."""
+    from numba import typeof
+    return (typeof(_pair_state()[1]), INTS, INTS, INTS, INT)
+
+
+def pin_fitting_pieces_types():
+    """``pin_fitting_pieces``'s: the tables, the node, a witness and the tally's labels."""
+    _, tables, live, _, _ = count_state_types()
+    return (tables, live, INTS, INTS)
