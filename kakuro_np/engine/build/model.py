@@ -1,4 +1,4 @@
-"""The model: a puzzle packed for the kernels, and the only maker of their ``Root``.
+"""The model: a puzzle packed for the kernels (``build``), whose ``root()`` a kernel starts from.
 
 Glossary
 --------

@@ -6,10 +6,11 @@ other: the table build (``force.build_forced_tables``) and the search
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
-A search that thrashes does the same on its own (``solve.essay_solutions``): while it
-compiles its checks, helpers compile the hunt in any order and clause learning that
-may come next (open-10 of bench/open_grids.py, a first ``kakuro(limit=1)`` on an
-empty cache: 157 -> 132 s).
+A search that thrashes does the same on its own (``solve.essay_solutions``): two
+helpers compile the checks' parts at once (``count-checks``, ``proof-checks``), then it
+compiles their top while helpers compile the hunt in any order and clause learning that
+may come next (a first ``kakuro-np solve --limit 1 bench/sets/open-30x100.txt`` on an
+empty cache: 117-124 s with the whole checks compiled here, 102-109 s with the parts).
 
 Glossary
 --------
