@@ -40,7 +40,7 @@ INDEX_MIN = 128
 INDEX_MAX_ENTRIES = 1 << 25
 
 
-#: The types ``solve.model`` calls ``build_index`` with (see ``ahead``).
+#: The types ``model.build`` calls ``build_index`` with (see ``ahead``).
 INDEX_TYPES = (INTS, ROWS, INTS, INT, INT, INTS)
 
 
@@ -433,7 +433,7 @@ def start_state(root, stop_on_empty):
     emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
     itself, changed in place. The tables' index is the root's (built once per
-    model, ``solve.model``), else one of the tables of INDEX_MIN rows or more.
+    model, ``model.build``), else one of the tables of INDEX_MIN rows or more.
     From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
     are) there is nothing to force, and no table is filtered.
     """
@@ -445,7 +445,7 @@ def start_state(root, stop_on_empty):
 @kernel
 def start_indexed(root, stop_on_empty, index_min):
     """``start_state`` with the tables of ``index_min`` rows or more indexed, but a model's
-    permutation tables (kept lazily, ``perms``), as ``solve.model`` indexes them."""
+    permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them."""
     skip = np.zeros(root.tab_off.shape[0] - 1, np.int64)
     if root.fit_mask.shape[0] == root.mask.shape[0]:
         skip = perm_sets(root.ent_off, root.rows, root.tab_off)

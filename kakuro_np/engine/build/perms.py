@@ -66,7 +66,7 @@ def _combinations():
 COMBINATIONS = _combinations()
 
 
-#: The types ``solve.model`` calls ``perm_sets`` with (see ``ahead``).
+#: The types ``model.build`` calls ``perm_sets`` with (see ``ahead``).
 PERM_SETS_TYPES = (INTS, ROWS, INTS)
 
 

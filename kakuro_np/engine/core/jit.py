@@ -44,7 +44,7 @@ NO_DEADLINE : a deadline that never comes.
 constants   : a module global a kernel reads is frozen into its machine code
               when it compiles (the cache guard recompiles after an edit); the
               numbers a caller may tune are arguments, or read by Python code at
-              call time (``policy``'s first group, ``solve.MAX_ROWS``, ...).
+              call time (``policy``'s first group, ``model.MAX_ROWS``, ...).
 status      : what a kernel run came to: see ``codes``.
 """
 

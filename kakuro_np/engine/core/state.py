@@ -100,7 +100,6 @@ def tables_model(ent_off, ent_var, rows, tab_off) -> Model:
                  np.zeros(0, np.int32), none)
 
 
-
 class TablesType(RecordType):
     """The numba type of a ``Tables``."""
 
