@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_pieces, count_split,
-                                            count_state, new_tally, wide_add, wide_mul, wide_set,
+                                            count_scope, new_tally, wide_add, wide_mul, wide_set,
                                             wide_value)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.core.jit import NO_DEADLINE
@@ -256,7 +256,8 @@ def test_a_count_out_of_nodes_leaves_the_node_as_it_found_it(case, nodes):
     def count(budget):
         tally = new_tally(tables, live, new_memo(np.int64(10), np.int64(1 << 14)),
                           np.array([budget, 0]), sums, False, np.empty(0, np.int64))
-        return count_state(np.int64(1000), tables, live, tally, np.int64(NO_DEADLINE))
+        return count_scope(np.arange(len(live.nalive)), np.int64(1000), tables, live, tally,
+                           np.int64(NO_DEADLINE), np.empty(WIDE))
 
     def rows():
         return [sorted(live.perm[a:a + n]) for a, n in zip(tables.tab_off, live.nalive)]

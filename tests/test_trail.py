@@ -39,7 +39,7 @@ def walk(p, in_order=True, most=10**6, on_cells=False):
                 open_cell_level(trail, live, np.int64(v))
             else:
                 open_level(trail, tables, live, np.int64(k), in_order)
-        emptied = step(trail, tables, live)
+        emptied = step(trail, tables, live, 0)
         if emptied == WALKED:
             break
         at_node = emptied < 0

@@ -57,7 +57,7 @@ KERNELS = {
               ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
     "search": (("kakuro_np.engine.walk.search", "search", "SEARCH_TYPES"),),
     "count-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
-                          for kernel in ("count_state", "state_solution", "pin_fitting_pieces")),
+                          for kernel in ("count_scope", "scope_solution", "pin_fitting_pieces")),
     "proof-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
                           for kernel in ("hunt_near", "sat_solve", "repair_steps")),
     "checks": (("kakuro_np.engine.walk.search", "search", "checked_search_types"),),

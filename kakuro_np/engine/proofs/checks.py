@@ -31,6 +31,7 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 from numba.experimental import structref
 
 from ...combos import POPCOUNT
@@ -43,8 +44,8 @@ from ..core.policy import (CHECK_COUNT_NS, CHECK_HUNT_NODES, CHECK_SAT_NS, CHECK
                            NEAR_NODES)
 from ..force import pin_solution, start_state
 from ..walk.anyorder import hunt, new_hunter
-from ..walk.counting import components, count_state, new_tally, state_solution
-from ..walk.memo import DATA_WORDS, SLOTS_LOG2, new_memo
+from ..walk.counting import components, count_scope, new_tally, scope_solution
+from ..walk.memo import DATA_WORDS, SLOTS_LOG2, WIDE, new_memo
 from ..walk.trail import cut_to, depth, rebuild_node
 from .cdcl import sat_of, sat_solve
 from .repair import free_ring, repair_steps
@@ -264,7 +265,7 @@ def check_turns(node, checks, tables, live, deadline, repairable):
     branch: 42 conflicts, 1.4 ms, where counts and hunts took more than 27 s),
     and with the sums those of big open grids (a 30x100 grid's: 15-80 ms, where
     a hunt went through the node in 78 s). A count that finds
-    solutions reads one back (``counting.state_solution``): the node's children
+    solutions reads one back (``counting.scope_solution``): the node's children
     then have a witness.
 
     After the first count, when the parent has a witness (``repairable``), a repair
@@ -278,19 +279,22 @@ def check_turns(node, checks, tables, live, deadline, repairable):
     """
     witness, has_witness = checks.witness, checks.has_witness
     turn = checks.hunt_nodes
+    every = np.arange(live.nalive.shape[0])     # the count's scope, and its count past int64
+    wide = np.empty(WIDE)
     spent = np.int64(CHECK_COUNT_NS)   # a short count first: many empty nodes fall in it
     while True:
         # the count's turn: as long as the hunt's took (their nodes differ in cost tenfold
         # either way), within the deadline
         turn_end = min(monotonic_ns() + max(spent, CHECK_COUNT_NS), deadline)
         checks.tally.work[0] = np.iinfo(np.int64).max
-        c = count_state(np.int64(1), tables, live, checks.tally, turn_end)
+        c = count_scope(every, np.int64(1), tables, live, checks.tally, turn_end, wide)
         if c == COUNT_TIMED_OUT and turn_end == deadline:
             return TIMED_OUT
         if c == 0:
             return CONTRADICTION
         if c > 0:
-            if state_solution(tables, live, checks.tally, deadline, witness[node]) > 0:
+            if scope_solution(every, np.int64(0), tables, live, checks.tally, deadline,
+                              witness[node]) > 0:
                 has_witness[node] = True
                 return WITNESSED
             return SOLVABLE
@@ -389,19 +393,20 @@ def checks_type():
 # "count-checks" and "proof-checks"), so that a thrashing walk compiles only the checks'
 # top (``check_node`` and the walk) itself: the types they are called with there.
 
-def count_state_types():
-    """``count_state``'s: a limit, the tables, the node, a check's tally and a deadline."""
+def count_scope_types():
+    """``count_scope``'s: the scope, a limit, the tables, the node, a check's tally, a
+    deadline and the count past int64."""
     from numba import typeof
     _, tables, live = _pair_state()
     tally = checks_tally(tables, live, network_of(tables, np.int64(2), True))
-    return (INT, typeof(tables), typeof(live), typeof(tally), INT)
+    return (INTS, INT, typeof(tables), typeof(live), typeof(tally), INT, types.float64[::1])
 
 
-def state_solution_types():
-    """``state_solution``'s: the tables, the node, a check's tally, a deadline and the masks
-    it writes."""
-    _, tables, live, tally, _ = count_state_types()
-    return (tables, live, tally, INT, INTS)
+def scope_solution_types():
+    """``scope_solution``'s: the scope, an index, the tables, the node, a check's tally, a
+    deadline and the masks it writes."""
+    scope, _, tables, live, tally, _, _ = count_scope_types()
+    return (scope, INT, tables, live, tally, INT, INTS)
 
 
 def hunt_near_types():
@@ -428,5 +433,5 @@ def repair_steps_types():
 
 def pin_fitting_pieces_types():
     """``pin_fitting_pieces``'s: the tables, the node, a witness and the tally's labels."""
-    _, tables, live, _, _ = count_state_types()
+    _, _, tables, live, _, _, _ = count_scope_types()
     return (tables, live, INTS, INTS)

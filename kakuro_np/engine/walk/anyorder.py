@@ -279,7 +279,7 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
                 else:
                     open_level(trail, tables, live, k, False)
                     order_rows(trail, tables, hunter, k)
-            emptied = step(trail, tables, live)
+            emptied = step(trail, tables, live, 0)
             if emptied == -1 and not sums_feasible(sums, mask):
                 emptied = SUMS_FAILED
             if emptied == WALKED:            # the whole tree was seen: the count is exact

@@ -31,15 +31,16 @@ import numpy as np
 from numba.experimental import structref
 
 from ...combos import LOWEST_DIGIT, POPCOUNT
-from ..core.codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
+from ..core.codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, WALKED
 from .dissect import LEAF
-from ..force import apply_row, clear_queue, list_lazy, pick_entry, propagate, start_state
+from ..force import apply_row, list_lazy, pick_entry, propagate, start_state
 from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
                         monotonic_ns, sort_ints)
 from .memo import MEMO, WIDE, lookup, store
 from ..core.state import ROOT
 from ..proofs.sums import network_of, sums_feasible
-from .trail import cell_trail_for, close_level, next_row, open_cell_level, open_level, trail_for
+from .trail import (cell_trail_for, close_level, depth, open_cell_level, open_level, step,
+                    trail_for)
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the
 #: order of a tree decomposition (``decomposition_depths``): bench/README, 2026-11-24.
@@ -397,6 +398,80 @@ def open_fan(members, tables, live, tally):
         open_level(tally.trail, tables, live, k, True)
 
 
+#: What a frame of a count's walk is (``count_scope``, ``scope_solution``): independent
+#: pieces whose counts multiply, or one piece fanned out (``open_fan``).
+PRODUCT, FAN = 0, 1
+#: Where a count's walk goes next: begin counting (or reading back) a scope, hand a
+#: result to the frame below, try the fan's next row, or end the fan.
+BEGIN, RETURN, ADVANCE, END = 0, 1, 2, 3
+#: A frame's fields (``new_frames``): its kind (PRODUCT or FAN), where its members start in
+#: the walk's stack and how many (a product's piece starts follow them), how many pieces
+#: (a product's), the next piece, its limit (the index, read back), its total (what
+#: passed, or the rest of the index), where its memo key starts (a fan's) or its radix
+#: (a product's, read back).
+KIND, AT, N, PIECES, NEXT, LIMIT, TOTAL, KEY = range(8)
+RADIX = KEY
+#: The frames a count's walk starts with room for (``new_frames``; ``more_frames`` doubles it).
+FRAMES = 16
+
+
+@kernel
+def room_for(stack, used, more):
+    """``stack``, or a copy of its first ``used`` items in an array twice as long or more,
+    so that ``used + more`` fit."""
+    if used + more <= stack.shape[0]:
+        return stack
+    bigger = np.empty(max(2 * stack.shape[0], used + more), stack.dtype)
+    bigger[:used] = stack[:used]
+    return bigger
+
+
+@kernel
+def new_frames(scope):
+    """The frames of a count's walk from ``scope``: ``(frame, wides, stack)``, per frame its
+    fields (see KIND) and a count past int64 (see ``wide_set``), and the stack of the
+    frames' members with ``scope`` at the bottom."""
+    stack = np.empty(2 * scope.shape[0] + 16, np.int64)
+    stack[:scope.shape[0]] = scope
+    return np.empty((FRAMES, 8), np.int64), np.empty((FRAMES, WIDE)), stack
+
+
+@kernel
+def more_frames(frame, wides):
+    """``new_frames``' frames with room for twice as many, the first ones kept."""
+    n = frame.shape[0]
+    more_frame, more_wides = np.empty((2 * n, 8), np.int64), np.empty((2 * n, WIDE))
+    more_frame[:n] = frame
+    more_wides[:n] = wides
+    return more_frame, more_wides
+
+
+@kernel
+def push_pieces(frame, f, stack, used, members, starts):
+    """Open frame ``f`` on ``members`` (and a product's piece ``starts``) at ``used`` in
+    ``stack``: ``(stack, used)`` after them (the stack may grow)."""
+    stack = room_for(stack, used, members.shape[0] + starts.shape[0])
+    n_pieces = starts.shape[0] - 1
+    frame[f, KIND] = PRODUCT if n_pieces > 1 else FAN
+    frame[f, AT] = used
+    frame[f, N] = members.shape[0]
+    frame[f, PIECES] = n_pieces
+    frame[f, NEXT] = 0
+    stack[used:used + members.shape[0]] = members
+    used += members.shape[0]
+    if n_pieces > 1:
+        stack[used:used + starts.shape[0]] = starts
+        used += starts.shape[0]
+    return stack, used
+
+
+@kernel
+def piece_of(frame, g, stack, i):
+    """``(at, n)``: piece ``i`` of the product frame ``g`` in the stack."""
+    starts_at = frame[g, AT] + frame[g, N]
+    return frame[g, AT] + stack[starts_at + i], stack[starts_at + i + 1] - stack[starts_at + i]
+
+
 @kernel
 def count_scope(scope, limit, tables, live, tally, deadline, wide):
     """Solutions of the entries in ``scope`` from a propagated state, at most ``limit``.
@@ -411,76 +486,130 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
     Without a limit (``limit`` the largest int64) the count is exact however
     large: the count returned stops at the limit, and ``wide`` (see
     ``wide_set``) holds it past that. With a limit, ``wide`` is scratch.
+
+    The walk is the trail's, a level per fan, with frames for what a recursive count
+    keeps per call (``new_frames``): a count of a scope begins (BEGIN), hands its
+    result and its count past int64 (``got``) to the frame below (RETURN), a fan
+    tries its next row (ADVANCE) until it ends (END).
     """
     exact = limit == np.iinfo(np.int64).max
-    if deadline != NO_DEADLINE and monotonic_ns() > deadline:
-        return COUNT_TIMED_OUT
-    members, starts = components(scope, tables, live, tally.label)
-    n_pieces = starts.shape[0] - 1
-    wide_set(wide, 1)
-    if n_pieces == 0:
-        return 1
-    nalive, mask, memo = live.nalive, live.mask, tally.memo
-    if n_pieces > 1:
-        below = np.empty(WIDE)              # a piece's count, past int64
-        total = np.int64(1)             # not the literal 1: one compile of saturating_mul
-        for i in range(n_pieces):
-            piece = members[starts[i]:starts[i + 1]]
-            # once the product is at the limit, a piece only has to show it is not empty
-            c = count_scope(piece, limit if exact or total < limit else 1, tables, live, tally,
-                            deadline, below)
-            if c <= 0:
-                wide_set(wide, 0)
-                return c
-            total = saturating_mul(total, c, limit)
-            wide_mul(wide, below)
-        return total
-    if members.shape[0] == 1:      # one undecided entry: each live row is one solution
-        wide_set(wide, nalive[members[0]])
-        return min(nalive[members[0]], limit)
-    key = piece_key(members, tables, live)
-    e = lookup(memo, key)
-    if e >= 0 and (not memo.capped[e] or memo.value[e] >= limit):
-        copy_into(wide, memo.wide[e])
-        return min(memo.value[e], limit)
-    open_fan(members, tables, live, tally)
-    total = np.int64(0)
-    wide_set(wide, 0)
-    below = np.empty(WIDE)                  # a child's count, past int64
-    while next_row(tally.trail, tables, live):
-        tally.work[0] -= 1
-        if tally.work[0] < 0:
-            clear_queue(tables, live)       # the row applied is not propagated
-            total = OUT_OF_NODES
-            break
-        if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
-            c = count_scope(members, limit - total if not exact else limit, tables, live, tally,
-                            deadline, below)
-            if c < 0:
-                total = c
-                break
-            total = limit if c >= limit - total else total + c
-            wide_add(wide, below)
-            if total > tally.work[1]:
-                tally.work[1] = total
-            if total >= limit and not exact:
-                break
-    close_level(tally.trail, live, True)
-    if total >= 0 and not store(memo, key, total, total >= limit and not exact, wide) and \
-            memo.fill[3]:
-        return MEMO_FULL                    # a growable memo is full: its owner grows it
-    return total
-
-
-@kernel
-def count_state(limit, tables, live, tally, deadline):
-    """``count_scope`` over every entry, for callers outside this module.
-
-    (A cached kernel of another module that calls the recursive ``count_scope``
-    directly fails to link, a numba limitation.)
-    """
-    return count_scope(np.arange(live.nalive.shape[0]), limit, tables, live, tally, deadline,
-                       np.empty(WIDE))
+    nalive, memo, work, trail = live.nalive, tally.memo, tally.work, tally.trail
+    frame, wides, stack = new_frames(scope)
+    keys = np.empty(64, np.int64)           # the fans' memo keys, a stack
+    used, keys_used = scope.shape[0], 0
+    got = np.empty(WIDE)
+    f = 0                                   # frames open
+    at, n, lim = 0, scope.shape[0], limit   # the scope a count begins on, and its limit
+    ret = np.int64(0)
+    go = BEGIN
+    while True:
+        if go == BEGIN:
+            go = RETURN
+            if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+                ret = COUNT_TIMED_OUT
+                continue
+            members, starts = components(stack[at:at + n], tables, live, tally.label)
+            if starts.shape[0] == 1:
+                wide_set(got, 1)
+                ret = 1
+                continue
+            if members.shape[0] == 1:       # one undecided entry: each live row is one solution
+                wide_set(got, nalive[members[0]])
+                ret = min(nalive[members[0]], lim)
+                continue
+            if f == frame.shape[0]:
+                frame, wides = more_frames(frame, wides)
+            if starts.shape[0] == 2:
+                key = piece_key(members, tables, live)
+                e = lookup(memo, key)
+                if e >= 0 and (not memo.capped[e] or memo.value[e] >= lim):
+                    copy_into(got, memo.wide[e])
+                    ret = min(memo.value[e], lim)
+                    continue
+                keys = room_for(keys, keys_used, key.shape[0])
+                keys[keys_used:keys_used + key.shape[0]] = key
+                frame[f, KEY] = keys_used
+                keys_used += key.shape[0]
+            stack, used = push_pieces(frame, f, stack, used, members, starts)
+            frame[f, LIMIT] = lim
+            f += 1
+            if frame[f - 1, KIND] == PRODUCT:
+                frame[f - 1, TOTAL] = 1
+                wide_set(wides[f - 1], 1)
+                frame[f - 1, NEXT] = 1
+                at, n = piece_of(frame, f - 1, stack, 0)
+                lim = lim if exact or 1 < lim else 1
+                go = BEGIN                  # its first piece
+            else:
+                frame[f - 1, TOTAL] = 0
+                wide_set(wides[f - 1], 0)
+                open_fan(members, tables, live, tally)
+                go = ADVANCE
+        elif go == RETURN:                  # ``ret`` and ``got``: frame f - 1's child's count
+            if f == 0:
+                copy_into(wide, got)
+                return ret
+            g = f - 1
+            total, lim = frame[g, TOTAL], frame[g, LIMIT]
+            if frame[g, KIND] == FAN:
+                go = END
+                if ret >= 0:
+                    total = lim if ret >= lim - total else total + ret
+                    wide_add(wides[g], got)
+                    if total > work[1]:
+                        work[1] = total
+                    if exact or total < lim:
+                        go = ADVANCE
+                frame[g, TOTAL] = ret if ret < 0 else total
+                continue
+            if ret <= 0:                    # a product with an empty piece
+                wide_set(got, 0)
+            else:
+                total = saturating_mul(total, ret, lim)
+                frame[g, TOTAL] = total
+                wide_mul(wides[g], got)
+                i = frame[g, NEXT]
+                if i < frame[g, PIECES]:    # the next piece
+                    frame[g, NEXT] = i + 1
+                    at, n = piece_of(frame, g, stack, i)
+                    # once the product is at the limit, a piece only has to show it is
+                    # not empty
+                    lim = lim if exact or total < lim else 1
+                    go = BEGIN
+                    continue
+                ret = total
+                copy_into(got, wides[g])
+            used = frame[g, AT]
+            f = g
+        elif go == ADVANCE:                 # frame f - 1's fan: its next row
+            g = f - 1
+            go = END
+            while True:
+                emptied = step(trail, tables, live, depth(trail) - 1)
+                if emptied == WALKED:
+                    break
+                work[0] -= 1
+                if work[0] < 0:
+                    frame[g, TOTAL] = OUT_OF_NODES
+                    break
+                if emptied < 0 and sums_feasible(tally.sums, live.mask):
+                    at, n = frame[g, AT], frame[g, N]
+                    lim = limit if exact else frame[g, LIMIT] - frame[g, TOTAL]
+                    go = BEGIN
+                    break
+        else:                               # END: frame f - 1's fan ends
+            g = f - 1
+            close_level(trail, live, True)
+            total, lim = frame[g, TOTAL], frame[g, LIMIT]
+            ret = total
+            if total >= 0 and not store(memo, keys[frame[g, KEY]:keys_used], total,
+                                        total >= lim and not exact, wides[g]) and \
+                    memo.fill[3]:
+                ret = MEMO_FULL             # a growable memo is full: its owner grows it
+            copy_into(got, wides[g])
+            used, keys_used = frame[g, AT], frame[g, KEY]
+            f = g
+            go = RETURN
 
 
 @kernel
@@ -548,69 +677,103 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
     ``scope`` into ``out`` (one-digit masks of their cells); the scope must have more
     than ``index`` solutions. The node is left as it was.
 
-    The count's own walk, reading counts instead of adding them: in a piece, the
-    child rows are passed over while their counts (``count_scope``, mostly found in
-    the memo that counted them) add up to at most ``index``; independent pieces
-    take the digits of ``index`` in the mixed radix of their counts, each capped at
-    ``index + 1`` (the radices' product still passes ``index``, so different
-    indices give different solutions). Returns 1, or what ``count_scope`` returned
-    instead of a count (the deadline passed, the nodes ran out, the memo is full).
+    The count's own walk (``count_scope``'s frames), reading counts instead of adding
+    them: in a fan, the child rows are passed over while their counts (mostly found in
+    the memo that counted them) add up to at most the frame's index; independent pieces
+    take the digits of the index in the mixed radix of their counts, each capped at
+    ``index + 1`` (the radices' product still passes the index, so different indices
+    give different solutions). Returns 1, or what ``count_scope`` returned instead of a
+    count (the deadline passed, the nodes ran out, the memo is full).
     """
-    mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
-    for s in range(scope.shape[0]):         # the cells as they stand; deeper calls decide more
-        for q in range(ent_off[scope[s]], ent_off[scope[s] + 1]):
-            out[ent_var[q]] = mask[ent_var[q]]
-    members, starts = components(scope, tables, live, tally.label)
-    n_pieces = starts.shape[0] - 1
-    if n_pieces > 1:
-        rest = index
-        for i in range(n_pieces):
-            piece = members[starts[i]:starts[i + 1]]
-            c = count_scope(piece, index + 1, tables, live, tally, deadline, np.empty(WIDE))
-            if c <= 0:
-                return c
-            radix = min(c, index + 1)
-            got = scope_solution(piece, rest % radix, tables, live, tally, deadline, out)
-            if got <= 0:
-                return got
-            rest //= radix
-        return 1
-    if n_pieces == 0:
-        return 1
-    if members.shape[0] == 1:               # one undecided entry: its live row number index
-        k = members[0]
-        list_lazy(tables, live, k)
-        start = tables.tab_off[k]           # in row order: the live block's order is history's
-        r = np.sort(live.perm[start:start + live.nalive[k]])[index]
-        for p in range(ent_off[k + 1] - ent_off[k]):
-            out[ent_var[ent_off[k] + p]] = 1 << (tables.rows[r, p] - 1)
-        return 1
-    open_fan(members, tables, live, tally)
-    passed = 0
-    got = 0
-    while next_row(tally.trail, tables, live):
-        if propagate(tables, live, True) < 0 and sums_feasible(tally.sums, mask):
-            c = count_scope(members, index + 1 - passed, tables, live, tally, deadline,
-                            np.empty(WIDE))
-            if c < 0:
-                got = c
-                break
-            if passed + c > index:
-                got = scope_solution(members, index - passed, tables, live, tally, deadline,
-                                     out)
-                break
-            passed += c
-    close_level(tally.trail, live, True)
-    return got
-
-
-@kernel
-def state_solution(tables, live, tally, deadline, out):
-    """``scope_solution`` number 0 over every entry, for callers outside this module (see
-    ``count_state``): after a count of the node found solutions, one of them in ``out``,
-    read back mostly from the memo that counted them."""
-    return scope_solution(np.arange(live.nalive.shape[0]), np.int64(0), tables, live, tally,
-                          deadline, out)
+    mask, ent_off, ent_var, trail = live.mask, tables.ent_off, tables.ent_var, tally.trail
+    frame, wides, stack = new_frames(scope)
+    scratch = np.empty(WIDE)
+    used = scope.shape[0]
+    f = 0                                   # frames open
+    at, n, i = 0, scope.shape[0], index     # the scope read back, and its solution's number
+    ret = np.int64(1)
+    go = BEGIN
+    while True:
+        if go == BEGIN:
+            go = RETURN
+            ret = 1
+            for s in range(at, at + n):     # the cells as they stand; deeper frames decide more
+                for q in range(ent_off[stack[s]], ent_off[stack[s] + 1]):
+                    out[ent_var[q]] = mask[ent_var[q]]
+            members, starts = components(stack[at:at + n], tables, live, tally.label)
+            if starts.shape[0] == 1:
+                continue
+            if members.shape[0] == 1:       # one undecided entry: its live row number i
+                k = members[0]
+                list_lazy(tables, live, k)
+                start = tables.tab_off[k]   # in row order: the live block's order is history's
+                r = np.sort(live.perm[start:start + live.nalive[k]])[i]
+                for p in range(ent_off[k + 1] - ent_off[k]):
+                    out[ent_var[ent_off[k] + p]] = 1 << (tables.rows[r, p] - 1)
+                continue
+            if f == frame.shape[0]:
+                frame, wides = more_frames(frame, wides)
+            stack, used = push_pieces(frame, f, stack, used, members, starts)
+            frame[f, LIMIT] = i
+            frame[f, TOTAL] = i if frame[f, KIND] == PRODUCT else 0   # the rest, or what passed
+            f += 1
+            if frame[f - 1, KIND] == FAN:
+                open_fan(members, tables, live, tally)
+            go = ADVANCE
+        elif go == RETURN:                  # ``ret``: frame f - 1's child's answer
+            if f == 0:
+                return ret
+            g = f - 1
+            if frame[g, KIND] == PRODUCT and ret > 0:
+                frame[g, TOTAL] //= frame[g, RADIX]
+                go = ADVANCE
+                continue
+            if frame[g, KIND] == FAN:       # a fan ends with its child's answer
+                close_level(trail, live, True)
+            used = frame[g, AT]
+            f = g
+        else:                               # ADVANCE: frame f - 1's next piece or row
+            g = f - 1
+            i = frame[g, LIMIT]
+            go = RETURN
+            if frame[g, KIND] == PRODUCT:
+                p = frame[g, NEXT]
+                ret = 1                     # every piece read back
+                if p < frame[g, PIECES]:
+                    frame[g, NEXT] = p + 1
+                    at, n = piece_of(frame, g, stack, p)
+                    ret = count_scope(stack[at:at + n], i + 1, tables, live, tally, deadline,
+                                      scratch)
+                    if ret > 0:
+                        frame[g, RADIX] = min(ret, i + 1)
+                        i = frame[g, TOTAL] % frame[g, RADIX]
+                        go = BEGIN
+                        continue
+                used = frame[g, AT]         # every piece read back, or a count failed
+                f = g
+                continue
+            ret = 0
+            at, n = frame[g, AT], frame[g, N]
+            while True:
+                emptied = step(trail, tables, live, depth(trail) - 1)
+                if emptied == WALKED:
+                    break
+                if emptied < 0 and sums_feasible(tally.sums, mask):
+                    passed = frame[g, TOTAL]
+                    c = count_scope(stack[at:at + n], i + 1 - passed, tables, live, tally,
+                                    deadline, scratch)
+                    if c < 0:
+                        ret = c
+                        break
+                    if passed + c > i:
+                        i -= passed
+                        go = BEGIN
+                        break
+                    frame[g, TOTAL] = passed + c
+            if go == RETURN:
+                close_level(trail, live, True)
+                used = frame[g, AT]
+                f = g
 
 
 #: The types ``solve.kakuro(order="any")`` calls ``counted_solutions`` with (see ``ahead``).

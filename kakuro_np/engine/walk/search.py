@@ -136,7 +136,7 @@ def search(root, limit, store, deadline, check_after, checks):
                     break
             else:
                 open_level(trail, tables, live, k, True)
-        emptied = step(trail, tables, live)
+        emptied = step(trail, tables, live, 0)
         if emptied == WALKED:
             break
         nodes += 1
@@ -191,7 +191,7 @@ def count_fanouts(root, most):
             else:
                 fanouts += 1
                 open_level(trail, tables, live, k, True)
-        emptied = step(trail, tables, live)
+        emptied = step(trail, tables, live, 0)
         if emptied == WALKED:
             break
         at_node = emptied < 0

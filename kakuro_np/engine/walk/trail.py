@@ -12,7 +12,9 @@ step  : leave the node the walk stands on for the next one: the next row of
         the deepest level with rows left (``step``), propagated.
 
 A walk goes: at a node, pick an entry (the caller's branching rule) and
-``open_level`` on it, or take note of a solution; then ``step``. Each level
+``open_level`` on it, or take note of a solution; then ``step``. Every walk steps
+with ``step``: the essay's search, the hunt in any order, and the count, whose
+fans each walk their own level (``counting.count_scope``). Each level
 decides one more entry, so a walk is at most as deep as there are entries,
 and its rows are at most all the rows: a trail never grows.
 
@@ -32,9 +34,10 @@ Every leaf of k0, by the essay's rule (the entry with the fewest live rows):
 ...         leaves += 1
 ...     else:
 ...         open_level(trail, tables, live, k, True)
-...     while step(trail, tables, live) >= 0:      # a dead node: step on
-...         pass
-...     if depth(trail) == 0:
+...     emptied = step(trail, tables, live, 0)
+...     while emptied >= 0:                         # a dead node: step on
+...         emptied = step(trail, tables, live, 0)
+...     if emptied == WALKED:
 ...         break
 >>> leaves
 1
@@ -180,15 +183,20 @@ def close_level(trail, live, restore):
 
 
 @inline_kernel
-def step(trail, tables, live):
-    """Walk on to the next node: the next row of the deepest level with rows left.
+def step(trail, tables, live, floor):
+    """Walk on to the next node: the next row of the deepest level with rows left, of the
+    levels from ``floor`` (0: every level; a walk of its own over a level of the trail,
+    as a count's fan is, passes that level's depth, ``depth(trail) - 1``).
 
     Returns -1 at a node where forced moves hold, the entry whose table
-    emptied at a dead node, or WALKED when no level has rows left.
+    emptied at a dead node, or WALKED when level ``floor`` has no rows left (it
+    stays open, the levels above it closed).
     """
-    while trail.top[0] > 0:
+    while trail.top[0] > floor:
         if next_row(trail, tables, live):
             return propagate(tables, live, True)
+        if trail.top[0] == floor + 1:
+            break
         close_level(trail, live, False)
     return WALKED
 
