@@ -21,7 +21,9 @@ build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
 force   : stage 3, the one propagation: filtering, the fixpoint, the fast table
           build, and the walks' start (``start_state``).
 walk/   : stage 4. ``trail`` (the depth-first walk, written once: ``open_level``,
-          ``step``; the branching rule is the caller's), ``search`` (the essay's
+          ``step``; every walk steps with it, each with its own branching rule and
+          its own work at a leaf; a count's fans each walk a level of it, with
+          frames on a stack instead of recursion), ``search`` (the essay's
           order), ``anyorder`` (a hunt in any order), ``counting``, ``memo`` and
           ``dissect`` (counts by independent pieces), ``split`` (subproblems for a
           cluster).
