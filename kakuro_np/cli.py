@@ -18,6 +18,7 @@ their place.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import pathlib
 import signal
@@ -514,13 +515,13 @@ def cmd_stats(args) -> int:
 
     def one(i, path):
         s = stats(_load(path, args.format))
-        u2 = f"{s['U2']:.3e}" if s["U2"] else "0 (a cell has no candidate)"
+        u2 = _sci(s["U2"]) if s["U2"] else "0 (a cell has no candidate)"
         print(("\n" if i else "") + f"{_name(path)}: {s['white_cells']} white cells, "
               f"{s['entries']} entries")
-        print(f"  U1 = 9^{s['white_cells']} = {s['U1']:.3e}")
+        print(f"  U1 = 9^{s['white_cells']} = {_sci(s['U1'])}")
         print(f"  U2 = product of |C_across & C_down| = {u2}")
-        print(f"  after forced moves: {s['after_forced']:.3e}" if s["after_forced"] > 1e6 else
-              f"  after forced moves: {s['after_forced']:,}")
+        print(f"  after forced moves: {_sci(s['after_forced'])}" if s["after_forced"] > 10 ** 6
+              else f"  after forced moves: {s['after_forced']:,}")
         if args.entries:
             print("  entry  length  sum  combinations  permutations")
             for k, row in enumerate(zip(s["lengths"], s["sums"], s["combinations"],
@@ -529,6 +530,20 @@ def cmd_stats(args) -> int:
         return EXIT_OK
 
     return _each(args, args.files, one)
+
+
+def _sci(n: int) -> str:
+    """An exact int >= 1 in scientific notation, however large (``9 ** 40000`` is past a
+    float, and past the digits ``str`` gives an int).
+
+    >>> _sci(123456789), _sci(9 ** 40000), _sci(999_999)
+    ('1.235e+08', '5.016e+38169', '1.000e+06')
+    """
+    exponent = math.floor(math.log10(n))
+    mantissa = round(10 ** (math.log10(n) - exponent), 3)
+    if mantissa >= 10:                      # 9.9996 rounds up to 10.000
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.3f}e{exponent:+03d}"
 
 
 def cmd_convert(args) -> int:
@@ -1039,7 +1054,7 @@ def _stop_helpers() -> None:
     batch = sys.modules.get(f"{__package__}.batch")
     if batch is not None:
         batch.stop()
-    ahead = sys.modules.get(f"{__package__}.engine.ahead")
+    ahead = sys.modules.get(f"{__package__}.engine.core.ahead")
     if ahead is not None:
         ahead.stop_all()
 

@@ -225,3 +225,17 @@ def test_a_helper_another_process_started_is_waited_for_not_started_again(monkey
     ahead.stop_all()                            # not this process's to stop
     assert ahead._helpers == {} and helper.returncode is None
     helper.wait()
+
+
+def test_the_command_line_stops_the_helpers_it_leaves(monkeypatch):
+    """``cli._stop_helpers`` (at Ctrl-C, SIGTERM and the command's end) kills the helpers still
+    compiling, wherever ``ahead`` lives."""
+    from kakuro_np import cli
+    monkeypatch.setattr(ahead, "cached", lambda name: False)
+    monkeypatch.setattr(ahead, "_helper",
+                        lambda name: subprocess.Popen([sys.executable, "-c",
+                                                       "import time; time.sleep(60)"]))
+    ahead.start("search")
+    helper = ahead._helpers["search"]
+    cli._stop_helpers()
+    assert ahead._helpers == {} and helper.poll() is not None

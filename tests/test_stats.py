@@ -1,6 +1,7 @@
 """stats: the search-space figures of Davies et al., against kc, the paper and the solver."""
 
 import json
+import re
 import math
 
 import pytest
@@ -74,3 +75,16 @@ def test_bounds_hold_on_random_puzzles(case):
 def test_json_round_trip(rows):
     s = stats(rows)
     assert json.loads(json.dumps(s)) == s
+
+
+def test_the_command_line_prints_the_figures_of_a_big_grid():
+    """U1 of a 100x30 grid is past a float (9 ** 1763): the command prints it, exit 0."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    out = subprocess.run([sys.executable, "-m", "kakuro_np", "stats",
+                          str(ROOT / "bench/sets/open-30x100.txt")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "U1 = 9^1763 = 2.136e+1682" in out.stdout
+    assert re.search(r"U2 = product of \|C_across & C_down\| = \d\.\d{3}e\+\d+", out.stdout)
