@@ -204,8 +204,7 @@ def _counting(puzzle, limit, timeout, scheduler=None) -> int:
 
     def show(p):
         shown.append(True)
-        sys.stderr.write(f"\r{p.nodes:,} nodes, {p.solutions:,} solutions so far, "
-                         f"{p.rate:,.0f} nodes/s, {p.seconds:.0f} s\033[K")
+        sys.stderr.write(f"\r{progress_line(p)}\033[K")
         sys.stderr.flush()
 
     try:
@@ -214,6 +213,20 @@ def _counting(puzzle, limit, timeout, scheduler=None) -> int:
         if shown:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+def progress_line(p) -> str:
+    """The progress line of a count (a ``solve.Progress``). A piece's count held in int64
+    stops at its largest value: past it the line says so, not a number it is not.
+
+    >>> from kakuro_np.solve import Progress
+    >>> progress_line(Progress(12_345, 2 ** 63 - 1, 2.0))
+    '12,345 nodes, over 9.2e+18 solutions so far, 6,172 nodes/s, 2 s'
+    """
+    solutions = (f"over {2 ** 63 - 1:.1e}" if p.solutions >= 2 ** 63 - 1 else
+                 f"{p.solutions:,}")
+    return (f"{p.nodes:,} nodes, {solutions} solutions so far, {p.rate:,.0f} nodes/s, "
+            f"{p.seconds:.0f} s")
 
 
 def _json(obj) -> None:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import first_run
-from .combos import LOWEST_DIGIT, candidate_grid
+from .combos import LOWEST_DIGIT, POPCOUNT, candidate_grid
 from .dist import cores
 from .engine.build.entries import packed_entries
 from .engine.build.model import MAX_ROWS, Model, build
@@ -387,13 +387,59 @@ def _refuse_astronomical(m, most, max_bytes):
     has more than ``most`` solutions all but surely. The others are
     enumerated up to the budget and refused only when it is reached.
     """
-    estimates = knuth_estimates(m.root(), PROBES, 20061122)
-    typical = float(np.median(estimates))
-    if typical > RISK * most:
+    typical = typical_estimate(m)
+    if typical > math.log10(RISK * most):
         raise TooManySolutions(
-            f"this puzzle has about {typical:.1e} solutions (estimated), far more than the "
-            f"{most:,} that {max_bytes:,} bytes hold; ask for some with limit=, "
+            f"this puzzle has about {power_of_ten(typical)} solutions (estimated), far more "
+            f"than the {most:,} that {max_bytes:,} bytes hold; ask for some with limit=, "
             f"or count them with count()")
+
+
+def typical_estimate(m) -> float:
+    """The median of PROBES of Knuth's estimates of the number of solutions of a model
+    (``counting.knuth_estimates``), as a base-10 logarithm; -inf when most descents met
+    no solution."""
+    return float(np.median(knuth_estimates(m.root(), PROBES, 20061122)))
+
+
+def power_of_ten(log10: float) -> str:
+    """``10 ** log10`` for a person: ``2.6e+1449``, past what a float holds.
+
+    >>> power_of_ten(1449.41), power_of_ten(2.0)
+    ('2.6e+1449', '1.0e+02')
+    """
+    exponent = math.floor(log10)
+    mantissa = round(10 ** (log10 - exponent), 1)
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.1f}e{exponent:+03d}"
+
+
+def _timed_out_counting(m, timeout) -> SolveTimeout:
+    """The SolveTimeout of a count past its time, with what is known of the count: at most
+    ``at_most`` (an int: the product of each cell's candidates in the model's tables),
+    and ``estimate``, Knuth's (a base-10 logarithm, ``typical_estimate``), or None when
+    its kernel is not compiled or most random descents met no solution (a few
+    milliseconds more)."""
+    at_most = math.prod(POPCOUNT[m.root().mask].tolist())
+    said = (f"timed out after {timeout} s while counting; at most {_big(at_most)} solutions "
+            f"(the product of the cells' candidates after forced moves)")
+    estimate = typical_estimate(m) if ahead.cached("count") else -math.inf
+    if estimate > -math.inf:
+        said += (f", about {power_of_ten(estimate)} by Knuth's estimate from {PROBES} random "
+                 f"descents")
+    error = SolveTimeout(said)
+    error.at_most, error.estimate = at_most, estimate if estimate > -math.inf else None
+    return error
+
+
+def _big(n: int) -> str:
+    """An int for a person: with commas up to a billion, past it a power of ten.
+
+    >>> _big(123_456), _big(10 ** 40)
+    ('123,456', '1.0e+40')
+    """
+    return f"{n:,}" if n < 10 ** 9 else power_of_ten(math.log10(n))
 
 
 class Progress(NamedTuple):
@@ -499,7 +545,7 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
              _reporting(lambda meter: count_in_turns(m, cap, deadline, meter=meter, race=race),
                         progress, every))
     if found is None:
-        raise SolveTimeout(f"timed out after {timeout} s while counting")
+        raise _timed_out_counting(m, timeout)
     return found
 
 

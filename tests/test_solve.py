@@ -144,3 +144,30 @@ def test_count_multiplies_independent_pieces():
     assert kn.count(independent_blocks(66), limit=10**30) == 2 ** 66
     assert kn.count(independent_blocks(40), limit=10**6) == 10**6
     assert kn.count(independent_blocks(5), limit=31) == 31
+
+
+OPEN_GRID = str(PUZZLES.parent / "bench/sets/open-30x100.txt")
+
+
+def test_a_count_past_its_time_says_how_many_there_are_at_most():
+    """A timed-out count is not silent on the count: at most the product of the cells'
+    candidates (an exact int, past a float here), in the error and its message."""
+    from kakuro_np.combos import POPCOUNT
+    from kakuro_np.engine.core import ahead
+    from kakuro_np.solve import model
+    for kernel, types in ahead.kernels_of("count"):       # so that the time goes to counting
+        kernel.compile(types)
+    m = model(OPEN_GRID)
+    with pytest.raises(kn.SolveTimeout) as raised:
+        kn.count(OPEN_GRID, timeout=1)
+    assert raised.value.at_most == np.prod([int(c) for c in POPCOUNT[m.root().mask]],
+                                           dtype=object) > 10 ** 1400
+    assert "while counting; at most 2.6e+1449 solutions" in str(raised.value)
+    assert raised.value.estimate is None          # random descents die on this grid
+
+
+def test_knuths_estimate_of_k3_is_near_its_40_solutions():
+    from kakuro_np.solve import model, power_of_ten, typical_estimate
+    estimate = typical_estimate(model(PUZZLES / "k3.txt"))
+    assert 0 < estimate < 3.5                     # 40 is 10 ** 1.6: within 2x10 either way
+    assert power_of_ten(estimate).endswith(("e+00", "e+01", "e+02", "e+03"))

@@ -66,7 +66,8 @@ KERNELS = {
     "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
     "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
             ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
-    "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),),
+    "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),
+              ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES")),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
 }

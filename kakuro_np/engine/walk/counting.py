@@ -814,17 +814,22 @@ def counted_solutions(root, want, deadline, memo, work):
     return c, out
 
 
+#: The types ``solve`` calls ``knuth_estimates`` with (see ``ahead``).
+KNUTH_TYPES = (ROOT, INT, INT)
+
+
 @kernel
 def knuth_estimates(root, n_probes, seed):
-    """Knuth's estimates of the number of solutions, one per random descent.
+    """Knuth's estimates of the number of solutions, one per random descent, as base-10
+    logarithms (a count may pass a float: the 100x30 grid's is about 1e1449).
 
     Each probe walks from the root to a leaf, taking a uniformly random live
     row of the entry the search would branch on; its estimate is the product
-    of the branching factors on the way if the leaf is a solution, else 0.
-    Each estimate's mean is the true count, so (Markov) an estimate passes
-    ``t`` times the true count with probability at most ``1/t``.
+    of the branching factors on the way if the leaf is a solution, else 0
+    (its logarithm -inf). Each estimate's mean is the true count, so (Markov) an
+    estimate passes ``t`` times the true count with probability at most ``1/t``.
     """
-    out = np.zeros(n_probes)
+    out = np.full(n_probes, -np.inf)
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return out
@@ -835,18 +840,16 @@ def knuth_estimates(root, n_probes, seed):
     for i in range(n_probes):
         copy_into(mask, root_mask)
         copy_into(nalive, root_alive)
-        estimate = 1.0
+        estimate = 0.0
         while True:
             k = pick_entry(nalive)
             if k < 0:
                 out[i] = estimate
                 break
-            estimate *= nalive[k]
+            estimate += np.log10(nalive[k])
             list_lazy(tables, live, k)
             r = perm[tables.tab_off[k] + np.random.randint(nalive[k])]
             apply_row(tables, live, k, r)
             if propagate(tables, live, True) >= 0:
                 break
     return out
-
-
