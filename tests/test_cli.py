@@ -548,3 +548,11 @@ def test_check_without_a_limit_counts_past_two_for_a_short_while(monkeypatch):
     asked.clear()
     assert cli._check_count(None, None, 0.5) == (2, 2) and asked[1] == (cli.CHECK_CAP, 0.5)
     assert cli._check_count(None, 7, None) == (7, 7)          # --limit counts as asked
+
+
+def test_a_file_of_one_unclued_blank_cell_is_refused_naming_it(tmp_path):
+    """``x`` alone reads as one blank cell (the backslash format): no clue covers it."""
+    (tmp_path / "x.txt").write_text("x\n")
+    out = run("solve", tmp_path / "x.txt")
+    assert out.returncode == 2 and one_line(out) and out.stdout == ""
+    assert f"{tmp_path / 'x.txt'}:1:1: a blank cell that no clue covers" in out.stderr

@@ -44,17 +44,10 @@ def test_entry_of_length_one():
     assert kn.kakuro(p)[:, 1, 1].tolist() == [2]
 
 
-def test_unclued_single_cell_is_no_entry_and_takes_any_digit():
-    p = grid(["x", "x", "x", (3, 0)], ["x", "_", "x", "_"], ["x", "x", "x", "_"])
-    # (1, 1) has no clue either way; (1, 3) and (2, 3) form a clued down run
-    cells, sums = kn.entries(p)
-    assert [c.tolist() for c in cells] == [[7, 11]] and sums.tolist() == [3]
-    sols = kn.kakuro(p)
-    assert len(sols) == 2 * 9 and kn.count(p) == 18
-    assert sorted(set(sols[:, 1, 1].tolist())) == list(range(1, 10))
-
-
 @pytest.mark.parametrize("rows, words, cell", [
+    ((["x", "x", "x", (3, 0)], ["x", "_", "x", "_"], ["x", "x", "x", "_"]), "no clue covers",
+     (1, 1)),                               # (1, 1): no clue either way
+    ((["_"], ), "no clue covers", (0, 0)),  # a lone blank cell
     ((["x", "x", "x"], ["x", "_", "_"]), "no across clue", (1, 1)),
     ((["x", "x"], [(0, 3), "_"], ["x", "_"]), "no down clue", (1, 1)),
     ((["x", (0, 4), "x"], ["x", "_", "x"]), "no blank cells to its right", (0, 1)),

@@ -1,6 +1,9 @@
 """Reading, writing and detecting the five text formats, and their error messages."""
 
+import re
+
 import numpy as np
+
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -318,3 +321,17 @@ def test_damaged_files_raise_only_puzzle_error(p, fmt, data):
         kn.parse(text[:i] + junk + text[i:])
     except kn.PuzzleError as e:
         assert e.line is not None and e.col is not None
+
+
+@pytest.mark.parametrize("path, why", [("puzzles/k9.kakuro", "No such file or directory"),
+                                       ("puzzles/", "Is a directory"),
+                                       ("puzzles", "Is a directory"),
+                                       ("no-such-folder/", "No such file or directory"),
+                                       ("no-such.txt", "No such file or directory")])
+def test_read_of_a_path_it_cannot_read_says_so(path, why, monkeypatch):
+    """A path that is missing, a folder, or of any extension: "cannot read file", not a
+    format it cannot tell."""
+    from conftest import ROOT
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(kn.PuzzleError, match=f"^{re.escape(path)}: cannot read file: {why}$"):
+        kn.read(path)

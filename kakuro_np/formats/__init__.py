@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
 import numpy as np
 
@@ -153,11 +154,16 @@ def read(source, format=None) -> Puzzle:
 
 
 def _looks_like_path(source) -> bool:
+    """Whether ``read`` takes ``source`` for a path: one line naming a file or folder that
+    exists, or one that looks like a path (a name with an extension, or ending in a
+    folder separator), so that a missing one is "cannot read file", not a format
+    unknown. A puzzle's one-line text has no extension (``x ; 3 0``, a URL, JSON)."""
     if isinstance(source, bytes):
-        return b"\n" not in source and len(source) < 4096 and os.path.isfile(source)
+        return b"\n" not in source and len(source) < 4096 and os.path.exists(source)
     return "\n" not in source and ";" not in source and len(source) < 4096 and (
-        os.path.isfile(source) or (not looks_like_url(source)  # a URL is text, not a file name
-                                   and source.endswith((".txt", ".json", ".kak", ".csv"))))
+        os.path.exists(source) or (not looks_like_url(source)  # a URL is text, not a file name
+                                   and (source.endswith(("/", os.sep)) or
+                                        re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", source) is not None)))
 
 
 def with_places(verb, *args, **kwargs) -> tuple:

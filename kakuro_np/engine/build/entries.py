@@ -117,6 +117,13 @@ def packed_entries(puzzle, compiled=True) -> Packed:
         _scan_runs if compiled else _scan_runs.py_func)
     if code:
         raise PuzzleError(_ERRORS[code].format(n=n), cell=(int(r), int(c)))
+    covered = np.zeros(puzzle.blank.size, np.bool_)
+    covered[ent_cell] = True
+    loose = np.flatnonzero(puzzle.blank.ravel() & ~covered)
+    if len(loose):
+        r, c = divmod(int(loose[0]), puzzle.blank.shape[1])
+        raise PuzzleError("a blank cell that no clue covers: no across clue to its left and "
+                          "no down clue above it", cell=(r, c))
     return Packed(ent_off, ent_cell, ent_sum, int(n_across))
 
 

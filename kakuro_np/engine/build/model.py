@@ -33,7 +33,6 @@ from ..core.jit import NO_DEADLINE
 from ..core.state import Model
 from ..force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
 from .entries import packed_entries
-from .jposs import FREE
 from .perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -43,22 +42,18 @@ MAX_ROWS = 10_000_000
 def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
     """Variables, masks and tables of a grid, ready for the search.
 
-    Blank cells in no entry get an entry of their own with the FREE sum, so
-    every variable is in some table. Returns ``(status, culprit, var_cell,
-    ent_off, ent_var, ent_sum, mask, rows, tab_off)``; ``culprit`` is the
+    Every blank cell is in some entry (``packed_entries`` refuses one that no clue
+    covers), so every variable is in some table. Returns ``(status, culprit,
+    var_cell, ent_off, ent_var, ent_sum, mask, rows, tab_off)``; ``culprit`` is the
     entry found impossible when the status is CONTRADICTION, else -1.
     """
     flat_blank = blank.ravel()
     var_cell = np.flatnonzero(flat_blank)
-    V = len(var_cell)
     cell_var = np.full(flat_blank.shape[0], -1, np.int64)
-    cell_var[var_cell] = np.arange(V)
-    in_entry = np.zeros(V, np.bool_)
-    in_entry[cell_var[ent_cell]] = True
-    loose = np.flatnonzero(~in_entry)
-    off = np.concatenate([ent_off, ent_off[-1] + 1 + np.arange(len(loose))]).astype(np.int64)
-    var = np.concatenate([cell_var[ent_cell], loose]).astype(np.int64)
-    sums = np.concatenate([ent_sum, np.full(len(loose), FREE)]).astype(np.int64)
+    cell_var[var_cell] = np.arange(len(var_cell))
+    off = ent_off.astype(np.int64)
+    var = cell_var[ent_cell].astype(np.int64)
+    sums = ent_sum.astype(np.int64)
     digit = given.ravel()[var_cell].astype(np.int64)
     mask = np.where(digit > 0, 1 << np.maximum(digit - 1, 0), ALL_DIGITS).astype(np.int64)
     rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows, deadline)
