@@ -305,6 +305,10 @@ def cmd_solve(args) -> int:
     from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
+    if getattr(args, "to", None) == "puzzlink":      # a usage error: before any solve
+        raise PuzzleError(f"--to puzzlink: a puzz.link URL holds no digits, so no solution; "
+                          f"the puzzle's URL is `kakuro-np convert {args.files[0]} --to "
+                          f"puzzlink`")
     if args.svg:
         _out_path(args.svg, args.files[0], several)  # a usage error: before any file
         if args.svg == "-" and (args.count or args.json):
@@ -371,6 +375,10 @@ def cmd_reduce(args) -> int:
     from .solve import reduce
     from .svg import svg
     several = len(args.files) > 1
+    if getattr(args, "to", None) == "puzzlink":      # a usage error: before any solve
+        raise PuzzleError(f"--to puzzlink: a puzz.link URL holds no digits, so no solution; "
+                          f"the puzzle's URL is `kakuro-np convert {args.files[0]} --to "
+                          f"puzzlink`")
     if args.svg:
         _out_path(args.svg, args.files[0], several)  # a usage error: before any file
 
@@ -496,6 +504,9 @@ def cmd_hint(args) -> int:
     _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
     first = hint(puzzle)
+    if first is not None and first.technique == "no solution":
+        print(first)
+        return EXIT_NONE
     if first is not None and (first.technique == "mistake" or not args.place):
         print(first)
         return EXIT_OK
@@ -517,8 +528,9 @@ def cmd_grade(args) -> int:
     _compile_ahead("climb", "fanouts")
 
     def one(i, path):
-        print(f"{_name(path)}: {grade(_load(path, args.format))}")
-        return EXIT_OK
+        g = grade(_load(path, args.format))
+        print(f"{_name(path)}: {g}")
+        return EXIT_OK if g.unique else EXIT_NONE if g.solutions == 0 else EXIT_MULTIPLE
 
     return _each(args, args.files, one)
 

@@ -484,7 +484,9 @@ def hint(grid, *, candidates=None, check_digits=True, timeout=None):
         First make sure some solution agrees with every digit placed; if none
         does, the hint is a step with the technique "mistake" that names the
         digits no solution has (``removed``), or all the digits placed when
-        each is in some solution but no solution has them all.
+        each is in some solution but no solution has them all; and when the
+        puzzle itself has no solution, a step with the technique "no solution"
+        that says why.
     timeout : float, optional
         Seconds from the call for that first check (``SolveTimeout`` past them);
         the step itself is one step of the ladder.
@@ -502,10 +504,12 @@ def hint(grid, *, candidates=None, check_digits=True, timeout=None):
     'No solution of the puzzle has 2 at (1, 1), so that digit is wrong.'
     >>> hint([["x", (4, 0), (3, 0)], [(0, 3), 1, 2], [(0, 4), 3, 1]]) is None
     True
+    >>> print(hint([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]))
+    no solution: The puzzle has no solution: the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17).
     """
     from .formats import as_puzzle
     puzzle = as_puzzle(grid)
-    if check_digits and puzzle.given.any():
+    if check_digits:
         step = _mistake(puzzle, deadline_ns(timeout))
         if step is not None:
             return step
@@ -514,15 +518,16 @@ def hint(grid, *, candidates=None, check_digits=True, timeout=None):
 
 
 def _mistake(puzzle, deadline=NO_DEADLINE):
-    """A "mistake" step when no solution agrees with every given digit, else None
-    (SolveTimeout past ``deadline``, monotonic ns)."""
+    """A "mistake" step when no solution agrees with every given digit, a "no solution"
+    step when the puzzle has none without them either, else None (SolveTimeout past
+    ``deadline``, monotonic ns)."""
     from .check import _left, check
     from .solve import count
     if count(puzzle, limit=1, timeout=_left(deadline)):
         return None
+    if not puzzle.given.any() or not check(puzzle, limit=1, timeout=_left(deadline)).solvable:
+        return _no_solution(puzzle, deadline)
     found = check(puzzle, limit=1, timeout=_left(deadline))
-    if not found.solvable:
-        return None                 # the puzzle itself has none: logic will show where
     if found.wrong:
         removed = {cell: {digit} for cell, digit in zip(found.wrong, found.wrong_digits)}
         said = " and ".join(f"{digit} at ({r}, {c})" for (r, c), digit in removed.items()
@@ -535,3 +540,14 @@ def _mistake(puzzle, deadline=NO_DEADLINE):
     return Step("mistake", None, cells, {}, {},
                 "Each digit placed is in some solution, but no solution has them all, "
                 "so one of them is wrong.")
+
+
+def _no_solution(puzzle, deadline=NO_DEADLINE):
+    """The "no solution" step of a puzzle that has none: why, from forced moves where they
+    find the run that cannot be filled."""
+    from .check import _left
+    from .solve import reduce
+    r = reduce(puzzle.with_given(None), timeout=_left(deadline))
+    why = (r.reason if r.status == "contradiction" and r.reason else
+           "no filling of its cells meets every clue (every branch of a search fails)")
+    return Step("no solution", None, [], {}, {}, f"The puzzle has no solution: {why}.")

@@ -68,6 +68,9 @@ class Grade(NamedTuple):
     status     : where logic alone leads: "solved", "stuck" or "contradiction".
     solutions  : the solutions the fan-outs found (exact unless ``fanouts`` reached
                  MAX_FANOUTS; 1 when logic solves it, 0 when it has none).
+
+    A grade is for a puzzle with one solution (``unique``): printed, the grade of one
+    with none says so instead, and one with several says how many.
     """
     score: float
     label: str
@@ -77,9 +80,22 @@ class Grade(NamedTuple):
     status: str
     solutions: int
 
+    @property
+    def unique(self) -> bool:
+        """Whether the puzzle has exactly one solution (False when it has none or several;
+        when the fan-outs stopped at MAX_FANOUTS with one found, not proved: False)."""
+        return self.solutions == 1 and self.fanouts < MAX_FANOUTS
+
     def __str__(self):
+        if self.solutions == 0 and self.fanouts < MAX_FANOUTS:
+            return "no solution, so no grade"
         used = ", ".join(f"{name} x{n}" for name, n in self.techniques.items() if LEVELS[name] >= 2)
         guess = f"; {self.fanouts:,} fan-out{'s' if self.fanouts != 1 else ''}" if self.fanouts else ""
+        if self.fanouts >= MAX_FANOUTS:
+            guess += (f"; not unique: {self.solutions:,} solutions or more"
+                      if self.solutions > 1 else "; not proved unique")
+        elif self.solutions > 1:
+            guess += f"; not unique: {self.solutions:,} solutions"
         return (f"{self.label} (score {self.score:.1f}): hardest {self.hardest or 'none'}"
                 f"{' (' + used + ')' if used else ''}{guess}")
 

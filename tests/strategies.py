@@ -85,8 +85,9 @@ def random_fill(blank, rnd):
 def filled_puzzles(draw, max_side=9, max_blank_share=0.9):
     """``(puzzle, fill)``: a random layout, a random fill and the clues it implies.
 
-    Row 0 and column 0 hold no blanks. Unclued single cells and given digits
-    appear at random.
+    Row 0 and column 0 hold no blanks. Unclued single-cell runs and given digits
+    appear at random; every blank keeps a clue one way or the other (a cell no
+    clue covers is a PuzzleError).
     """
     H = draw(st.integers(2, max_side))
     W = draw(st.integers(2, max_side))
@@ -104,9 +105,11 @@ def filled_puzzles(draw, max_side=9, max_blank_share=0.9):
         fill[1, 1] = 5
     down = np.zeros((H, W), np.int64)
     across = np.zeros((H, W), np.int64)
+    unclued = set()                     # cells whose single-cell run has no clue
     for direction, clue, cells in runs(blank):
-        if len(cells) == 1 and draw(st.booleans()):
-            continue  # an unclued single cell
+        if len(cells) == 1 and cells[0] not in unclued and draw(st.booleans()):
+            unclued.add(cells[0])
+            continue  # an unclued single-cell run
         total = int(sum(fill[c] for c in cells))
         (across if direction == "a" else down)[clue] = total
     given = np.where(blank & (np.array([draw(st.integers(0, 9)) == 0

@@ -231,6 +231,7 @@ def test_the_command_line_stops_the_helpers_it_leaves(monkeypatch):
     """``cli._stop_helpers`` (at Ctrl-C, SIGTERM and the command's end) kills the helpers still
     compiling, wherever ``ahead`` lives."""
     from kakuro_np import cli
+    monkeypatch.delitem(sys.modules, "kakuro_np.batch", raising=False)  # it would stop batches
     monkeypatch.setattr(ahead, "cached", lambda name: False)
     monkeypatch.setattr(ahead, "_helper",
                         lambda name: subprocess.Popen([sys.executable, "-c",

@@ -204,7 +204,7 @@ def test_explain_draws_a_picture_per_step(tmp_path):
 
 def test_grade_prints_one_line_per_file():
     out = run("grade", *(PUZZLES / f"k{i}.txt" for i in range(8)))
-    assert out.returncode == 0
+    assert out.returncode == 3                  # k3 has 40 solutions
     lines = out.stdout.splitlines()
     assert len(lines) == 8 and lines[3].startswith("k3: expert") and "fan-outs" in lines[3]
 
@@ -556,3 +556,34 @@ def test_a_file_of_one_unclued_blank_cell_is_refused_naming_it(tmp_path):
     out = run("solve", tmp_path / "x.txt")
     assert out.returncode == 2 and one_line(out) and out.stdout == ""
     assert f"{tmp_path / 'x.txt'}:1:1: a blank cell that no clue covers" in out.stderr
+
+
+BROKEN = "x ; 3 0 ; 4 0\n0 30 ; _ ; _\n"          # the across 30 over two cells
+
+
+def test_grade_and_hint_of_a_puzzle_with_no_solution_say_so(tmp_path):
+    (tmp_path / "broken.txt").write_text(BROKEN)
+    out = run("grade", tmp_path / "broken.txt")
+    assert (out.returncode, out.stdout) == (4, "broken: no solution, so no grade\n")
+    out = run("hint", tmp_path / "broken.txt")
+    assert out.returncode == 4
+    assert out.stdout.startswith("no solution: The puzzle has no solution: the across 30 at "
+                                 "(1, 0) over 2 cells")
+
+
+def test_grade_of_a_puzzle_with_several_solutions_says_how_many():
+    out = run("grade", PUZZLES / "k3.txt", PUZZLES / "k2.txt")
+    assert out.returncode == 3                  # the highest of the files'
+    assert "46 fan-outs; not unique: 40 solutions\n" in out.stdout
+    assert "k2: easy (score 11.2): hardest unique combination\n" in out.stdout
+
+
+def test_solve_to_puzzlink_is_refused_before_solving():
+    """A puzz.link URL holds no digits: refused at once (the open block would take long)."""
+    started = time.monotonic()
+    out = run("solve", "--to", "puzzlink", PUZZLES / "k3.txt")
+    assert out.returncode == 2 and one_line(out) and out.stdout == ""
+    assert "--to puzzlink: a puzz.link URL holds no digits" in out.stderr
+    assert "convert" in out.stderr and "with_given" not in out.stderr
+    assert time.monotonic() - started < 30
+

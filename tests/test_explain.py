@@ -240,3 +240,17 @@ def test_grade_and_hint_keep_their_timeout():
     with pytest.raises(kn.SolveTimeout):
         kn.hint(p.with_given(given), timeout=0)
     assert kn.hint(p.with_given(given), timeout=60) == kn.hint(p.with_given(given))
+
+
+def test_a_grade_is_unique_only_for_a_puzzle_with_one_solution():
+    broken = kn.parse("x ; 3 0 ; 4 0\n0 30 ; _ ; _")
+    g = kn.grade(broken)
+    assert (g.solutions, g.unique, str(g)) == (0, False, "no solution, so no grade")
+    g = kn.grade(PUZZLES / "k3.txt")
+    assert (g.solutions, g.unique) == (40, False) and str(g).endswith("not unique: 40 solutions")
+    assert kn.grade(PUZZLES / "k2.txt").unique
+
+
+def test_a_hint_on_a_puzzle_with_no_solution_says_why_not_a_step():
+    step = kn.hint(kn.parse("x ; 3 0 ; 4 0\n0 30 ; _ ; _"))
+    assert step.technique == "no solution" and "the across 30 at (1, 0)" in step.reason

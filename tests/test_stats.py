@@ -88,3 +88,4 @@ def test_the_command_line_prints_the_figures_of_a_big_grid():
     assert out.returncode == 0, out.stderr
     assert "U1 = 9^1763 = 2.136e+1682" in out.stdout
     assert re.search(r"U2 = product of \|C_across & C_down\| = \d\.\d{3}e\+\d+", out.stdout)
+
