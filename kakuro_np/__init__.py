@@ -103,7 +103,11 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    """The public names, the version and the submodules loaded (not the helpers of this
+    file: ``importlib``, ``sys``, ``types``, ``TYPE_CHECKING``)."""
+    modules = {name for name, value in globals().items()
+               if isinstance(value, types.ModuleType) and value.__name__.startswith(__name__ + ".")}
+    return sorted(set(__all__) | modules | {"__version__", "__doc__", "__name__", "__file__"})
 
 
 class _Package(types.ModuleType):

@@ -322,9 +322,12 @@ def cmd_solve(args) -> int:
         puzzle = _load(path, args.format)
         name = _name(path)
 
-        def draw(first):                             # --svg: the first solution, or None
+        def draw(first, n=1):                        # --svg: the first of n solutions, or None
             if first is None:
                 _say(f"{path}: no solution; the picture shows the puzzle unsolved")
+            elif n > 1:
+                _say(f"{path}: the picture shows the first of "
+                     f"{'at least ' if n == args.limit else ''}{_plural(n, 'solution')}")
             _write(_out_path(args.svg, path, several), svg(puzzle, first, title=name))
 
         if args.count:
@@ -336,7 +339,7 @@ def cmd_solve(args) -> int:
             else:
                 print(f"{name}: {'at least ' if capped else ''}{_plural(n, 'solution')}")
             if args.svg:
-                draw(kakuro(puzzle, limit=1, timeout=args.timeout)[0] if n else None)
+                draw(kakuro(puzzle, limit=1, timeout=args.timeout)[0] if n else None, n)
             return EXIT_OK
         sols = _solutions(puzzle, path, args)
         if args.json:
@@ -359,7 +362,7 @@ def cmd_solve(args) -> int:
                 print(("\n" if k > 1 else "") + f"solution {k:,} of {len(sols):,}")
             print(boxed(puzzle, s, clue=backslash_clue))
         if args.svg:
-            draw(sols[0] if len(sols) else None)
+            draw(sols[0] if len(sols) else None, len(sols))
         return EXIT_OK
 
     if not args.scheduler:
@@ -615,9 +618,8 @@ def cmd_generate(args) -> int:
     from .grade import grade
     from .render import boxed
     from .svg import svg
+    from .tokens import backslash_clue
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-    if args.seed is None:
-        _say(f"seed {seed}")
     for d in (args.out, args.svg):
         if d:
             try:
@@ -628,15 +630,19 @@ def cmd_generate(args) -> int:
     for i in range(args.count):
         puzzle = generate(args.rows, args.cols, density=args.density, symmetry=args.symmetry,
                           min_run=args.min_run, seed=[seed, i], grade=args.grade)
+        if i == 0 and args.seed is None:         # once the arguments made a puzzle
+            _say(f"seed {seed}")
         name = f"kakuro-{args.rows}x{args.cols}-{seed}-{i + 1}"
-        text = formats.format(puzzle, args.to)
+        text = formats.format(puzzle, args.to or "pipe")
         if args.out:
             from .solve import kakuro
             _write(os.path.join(args.out, f"{name}.{'json' if args.to == 'json' else 'txt'}"), text)
             _write(os.path.join(args.out, f"{name}-solution.txt"),
                    boxed(puzzle, kakuro(puzzle, limit=1)[0]) + "\n")
         else:
-            sys.stdout.write(("\n" if i else "") + text)
+            boxes = not args.to and sys.stdout.isatty()   # a person reads it: boxed
+            sys.stdout.write(("\n" if i else "") + (boxed(puzzle, clue=backslash_clue) + "\n"
+                                                    if boxes else text))
         if args.svg:
             g = grade(puzzle)
             _write(os.path.join(args.svg, f"{name}.svg"),
@@ -834,7 +840,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "combinations, conversions and pictures.",
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
                "error, 2 bad input or an output that cannot be written (a full disk too), "
-               "3/4 from check (several solutions / none), 5 too many solutions to print, "
+               "3/4 from check, grade and hint (several solutions / none), 5 too many solutions to print, "
                "124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
                "highest of any file's (a bad file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")
@@ -1002,8 +1008,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grade", choices=GRADE_LABELS, metavar="G",
                    help="the grade each puzzle gets from `kakuro-np grade`: "
                         + ", ".join(GRADE_LABELS))
-    p.add_argument("--to", choices=formats.FORMATS, default="pipe", metavar="FORMAT",
-                   help="the format to write (default pipe): " + ", ".join(formats.FORMATS))
+    p.add_argument("--to", choices=formats.FORMATS, metavar="FORMAT",
+                   help="the format to write: " + ", ".join(formats.FORMATS) + " (default: "
+                        "boxed text on a terminal, else pipe, which every command reads)")
     p.add_argument("--out", metavar="DIR",
                    help="write each puzzle to DIR/NAME.EXT and its solution to "
                         "DIR/NAME-solution.txt")
@@ -1097,7 +1104,11 @@ def main(argv=None) -> int:
     if argv is None:
         signal.signal(signal.SIGINT, _interrupted)           # before numpy loads, not after
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # read when numpy loads
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # no command: the help, not an error
+        parser.print_help()
+        return EXIT_OK
+    args = parser.parse_args(argv)
     if argv is None and args.command == "batch":
         signal.signal(signal.SIGTERM, _terminated)
     outcome = {}

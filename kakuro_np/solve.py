@@ -90,9 +90,9 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     order : "essay" or "any"
         "essay": the first ``limit`` solutions of the full list, in the essay's
         order. "any": any ``limit`` different solutions, as fast as a hunt in any
-        order (``anyorder``) or a count that reads them back (``counting``), taking
-        turns, finds them, for callers to whom the order does not matter; with
-        more than ``policy.HUNT_MAX`` asked for (or no limit), the essay's order.
+        order or a count that reads them back, taking turns, finds them, for
+        callers to whom the order does not matter; with more than 1,000 asked for
+        (or no limit), the essay's order.
     timeout : float, optional
         Seconds; past them SolveTimeout is raised.
     max_rows : int
@@ -498,10 +498,9 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
     beside it, in a thread of its own, and the first of the two to end answers
     (neither order is fastest on every grid; see bench/README).
 
-    With a limit of at most ``policy.HUNT_MAX`` (``count(p, limit=2) == 1`` asks "is it
+    With a limit of at most 1,000 (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for
-    ``limit`` solutions in any order (see ``anyorder``), each turn ``policy.TURN_GROWTH``
-    times longer than the last: a draft with many solutions is answered by
+    ``limit`` solutions in any order, each turn longer than the last: a draft with many solutions is answered by
     the hunt in milliseconds even where fan-out would thrash, and a unique
     puzzle by counting, at most a small factor slower than counting alone.
 

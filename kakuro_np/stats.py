@@ -51,7 +51,21 @@ def _union(total: int, length: int) -> int:
     return int(np.bitwise_or.reduce(COMBO_BITS[COMBO_OFF[k]:COMBO_OFF[k + 1]], initial=0))
 
 
-def stats(grid) -> dict:
+class Stats(dict):
+    """``stats``' figures: a dict (JSON-serialisable) whose keys read as attributes too.
+
+    >>> Stats(U1=9).U1
+    9
+    """
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"no figure {name!r}; the figures: {', '.join(self)}") from None
+
+
+def stats(grid) -> "Stats":
     """The search-space figures of Davies et al. for a puzzle.
 
     Parameters
@@ -60,8 +74,8 @@ def stats(grid) -> dict:
 
     Returns
     -------
-    dict of plain Python values (JSON-serialisable)
-        ``white_cells`` (int), ``U1`` and ``U2`` (exact ints), ``log10_U1``
+    Stats, a dict of plain Python values (JSON-serialisable), its keys attributes too
+        (``s.U1`` is ``s["U1"]``): ``white_cells`` (int), ``U1`` and ``U2`` (exact ints), ``log10_U1``
         (float), ``log10_U2`` (float, or None when U2 is 0), ``entries`` (int),
         and per entry in the essay's order ``lengths``, ``sums``,
         ``combinations`` and ``permutations`` (lists of int), then
@@ -107,7 +121,7 @@ def stats(grid) -> dict:
     after = (0 if r.status == "contradiction"
              else math.prod(r.candidates[puzzle.blank].sum(axis=1).tolist()))
     w = int(white.sum())
-    return {
+    return Stats({
         "white_cells": w,
         "U1": 9 ** w,
         "U2": U2,
@@ -119,4 +133,4 @@ def stats(grid) -> dict:
         "combinations": combinations.tolist(),
         "permutations": (combinations * FACTORIAL[lengths]).tolist(),
         "after_forced": after,
-    }
+    })

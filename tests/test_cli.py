@@ -587,3 +587,36 @@ def test_solve_to_puzzlink_is_refused_before_solving():
     assert "convert" in out.stderr and "with_given" not in out.stderr
     assert time.monotonic() - started < 30
 
+
+def test_no_command_prints_the_help():
+    out = run()
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.startswith("usage: kakuro-np") and "solve" in out.stdout
+
+
+def test_svg_of_several_solutions_says_it_draws_the_first(tmp_path):
+    out = run("solve", "--svg", tmp_path / "k3.svg", "--limit", "3", PUZZLES / "k3.txt")
+    assert out.returncode == 0 and (tmp_path / "k3.svg").exists()
+    assert "the picture shows the first of at least 3 solutions" in out.stderr
+    out = run("solve", "--count", "--svg", tmp_path / "k3c.svg", PUZZLES / "k3.txt")
+    assert "the picture shows the first of 40 solutions" in out.stderr
+    out = run("solve", "--svg", tmp_path / "k2.svg", PUZZLES / "k2.txt")
+    assert out.returncode == 0 and out.stderr == ""        # one solution: nothing to say
+
+
+def test_generate_boxes_its_puzzle_on_a_terminal_and_writes_pipe_elsewhere(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    shown = Terminal()
+    monkeypatch.setattr(sys, "stdout", shown)
+    assert cli.main(["generate", "8", "8", "--seed", "3"]) == 0
+    assert shown.getvalue().startswith("┌")
+    piped = run("generate", "8", "8", "--seed", "3")
+    assert kn.parse(piped.stdout).shape == (8, 8)
+
+
+def test_a_bad_density_says_so_before_any_seed():
+    out = run("generate", "6", "6", "--density", "5")
+    assert out.returncode == 2 and one_line(out) and "seed" not in out.stderr

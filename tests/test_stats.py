@@ -89,3 +89,16 @@ def test_the_command_line_prints_the_figures_of_a_big_grid():
     assert "U1 = 9^1763 = 2.136e+1682" in out.stdout
     assert re.search(r"U2 = product of \|C_across & C_down\| = \d\.\d{3}e\+\d+", out.stdout)
 
+
+def test_the_figures_read_as_a_dict_and_as_attributes():
+    s = stats(PUZZLES / "k2.txt")
+    assert s.white_cells == s["white_cells"] == 48 and s.U1 == 9 ** 48
+    assert json.loads(json.dumps(s))["U2"] == s.U2
+    with pytest.raises(AttributeError, match="no figure 'U3'"):
+        s.U3
+
+
+def test_dir_of_the_package_lists_what_it_offers():
+    names = dir(kn)
+    assert set(kn.__all__) <= set(names) and "__version__" in names
+    assert not {"TYPE_CHECKING", "importlib", "sys", "types", "os"} & set(names)
