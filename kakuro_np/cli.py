@@ -674,12 +674,27 @@ def cmd_batch(args) -> int:
     if bar:
         bar.done()
     skipped = tally.pop("skipped")
-    solved = sum(tally.values())
-    _say(f"{'stdout' if args.out in (None, '-') else args.out}: "
-         f"{_plural(solved, 'puzzle')} solved"
-         + "".join(f", {n:,} {status}" for status, n in sorted(tally.items()))
+    if not tally and not skipped:
+        raise PuzzleError("no puzzles in it", source=args.input)
+    _say(f"{'stdout' if args.out in (None, '-') else args.out}: {batch_tally(tally)}"
          + (f"; {skipped:,} already there" if skipped else ""))
     return EXIT_OK
+
+
+def batch_tally(tally: dict) -> str:
+    """What a batch did, from its count of each status: the puzzles solved (and how),
+    apart from those that failed.
+
+    >>> batch_tally({"unique": 14, "multiple": 1, "error": 1, "timeout": 1})
+    '15 puzzles solved (14 unique, 1 multiple); 1 error, 1 timeout'
+    """
+    answered = ("unique", "multiple", "none")
+    solved = [f"{tally[s]:,} {s}" for s in answered if tally.get(s)]
+    said = f"{_plural(sum(tally.get(s, 0) for s in answered), 'puzzle')} solved"
+    if solved:
+        said += " (" + ", ".join(solved) + ")"
+    failed = [f"{tally[s]:,} {s}" for s in ("error", "timeout") if tally.get(s)]
+    return said + ("; " + ", ".join(failed) if failed else "")
 
 
 def _on_dask(p, what: str) -> None:

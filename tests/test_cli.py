@@ -620,3 +620,15 @@ def test_generate_boxes_its_puzzle_on_a_terminal_and_writes_pipe_elsewhere(monke
 def test_a_bad_density_says_so_before_any_seed():
     out = run("generate", "6", "6", "--density", "5")
     assert out.returncode == 2 and one_line(out) and "seed" not in out.stderr
+
+
+def test_batch_counts_failures_apart_from_puzzles_solved_and_refuses_an_empty_folder(tmp_path):
+    (tmp_path / "in").mkdir()
+    out = run("batch", tmp_path / "in", "--out", tmp_path / "r.jsonl")
+    assert out.returncode == 2 and one_line(out) and "no puzzles in it" in out.stderr
+    (tmp_path / "in" / "k2.txt").write_text((PUZZLES / "k2.txt").read_text())
+    (tmp_path / "in" / "k3.txt").write_text((PUZZLES / "k3.txt").read_text())
+    (tmp_path / "in" / "bad.txt").write_text("x ; 3 0\n0 3 ; q\n")
+    out = run("batch", tmp_path / "in", "--out", tmp_path / "r.jsonl", "--workers", "1")
+    assert out.returncode == 0
+    assert "2 puzzles solved (1 unique, 1 multiple); 1 error" in out.stderr
