@@ -100,7 +100,6 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     'error'
     """
     from .errors import SolveTimeout
-    from .formats import as_puzzle
     from .solve import count, kakuro
     pid, grid = item
     start = time.perf_counter()
@@ -109,7 +108,7 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     try:
         if isinstance(grid, Exception):                  # an input entry that is no puzzle
             raise grid
-        puzzle = as_puzzle(grid)
+        puzzle = _checked(grid)
         kept = np.zeros((0,) + puzzle.shape, np.int8)
         found = count(puzzle, limit=limit, timeout=timeout)
         most = min(found, keep if keep is not None else (limit or KEEP))
@@ -127,6 +126,22 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     if status in ("timeout", "error") and puzzle is not None:
         kept = np.zeros((0,) + puzzle.shape, np.int8)
     return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
+
+
+def _checked(grid):
+    """The puzzle of a batch item, its runs checked: a file's or a text's malformed run is
+    named by its line and column (``book.kakuro:9:70: ...``), as ``kakuro-np solve``
+    names it, not by its cell."""
+    from .formats import as_puzzle, check_runs, read, with_places
+    if not isinstance(grid, (str, bytes, os.PathLike)):
+        return as_puzzle(grid)
+    puzzle, places = with_places(read, grid)
+    try:
+        check_runs(puzzle, places)
+    except PuzzleError as e:
+        path = isinstance(grid, os.PathLike) or (isinstance(grid, str) and os.path.isfile(grid))
+        raise (e.with_source(os.fspath(grid)) if path and not e.source else e) from None
+    return puzzle
 
 
 def items(source) -> list:
@@ -420,9 +435,8 @@ def _read_here(grid):
     """A grid given as a path, read in this process (a PuzzleError when it cannot be): the
     workers of a cluster may not see its files."""
     if isinstance(grid, (str, os.PathLike)) and os.path.isfile(grid):
-        from .formats import as_puzzle
         try:
-            return as_puzzle(grid)
+            return _checked(grid)               # a bad run named by file, line and column
         except (ValueError, OSError) as e:
             return e
     return grid

@@ -107,19 +107,12 @@ def _source(path: str):
 def _load(path: str, fmt=None):
     """The well-formed puzzle in a file, or on stdin for ``-``; errors name the file."""
     from . import formats
-    from .engine.build.entries import packed_entries
     source = "<stdin>" if path == "-" else path
     try:
         puzzle, places = formats.with_places(formats.parse, sys.stdin.buffer.read(
             formats.MAX_TEXT + 1), format=fmt) if path == "-" else \
             formats.with_places(formats.read, _source(path), format=fmt)
-        try:
-            packed_entries(puzzle)                   # every run has a clue, none is too long
-        except PuzzleError as e:
-            if e.cell is None or places is None:
-                raise
-            line, col = places[e.cell[0]][e.cell[1]]     # the cell's place in the text
-            raise PuzzleError(e.message, line=line, col=col) from None
+        formats.check_runs(puzzle, places)           # every run has a clue, none is too long
     except PuzzleError as e:
         raise (e if e.source else e.with_source(source)) from None
     _say_when_compiling()                            # after the input is checked: errors stay one line

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.batch import items, run_batch, solve_many
+from kakuro_np.batch import items, run_batch, solve_many, solve_one
 from conftest import PUZZLES, ROOT
 from strategies import satisfies
 
@@ -171,3 +171,14 @@ def test_a_batch_killed_and_resumed_writes_the_same_file(tmp_path, whole_batch, 
     assert again.returncode == 0 and "6 already there" in again.stderr
     assert _lines(killed) == _lines(whole)
     assert [row["status"] for row in _lines(whole)][6] == "timeout"
+
+
+def test_a_malformed_run_is_located_by_file_line_and_column(tmp_path):
+    """As ``kakuro-np solve`` names it: ``bad.txt:2:5``, not the cell (1, 1)."""
+    (tmp_path / "bad.txt").write_text("x ; x ; x\nx ; _ ; _\n")
+    r = solve_one(("bad", str(tmp_path / "bad.txt")))
+    assert r.status == "error"
+    said = "2:5: a run of 2 blank cells has no across clue to its left"
+    assert r.error == f"{tmp_path / 'bad.txt'}:{said}"
+    r = solve_one(("text", "x ; x ; x\nx ; _ ; _"))
+    assert r.error == said

@@ -189,6 +189,29 @@ def with_places(verb, *args, **kwargs) -> tuple:
     return puzzle, (sink[-1] if sink else None)
 
 
+def check_runs(puzzle, places=None) -> None:
+    """Raise the solver's first stage's PuzzleError for a malformed run of ``puzzle`` (a run
+    without its clue, too long, a cell no clue covers), named by its line and column
+    in the text where ``places`` (``with_places``) has them, else by its cell.
+
+    Examples
+    --------
+    >>> check_runs(*with_places(parse, "x ; 3 0\\n0 3 ; _"))
+    >>> check_runs(*with_places(parse, "x ; x ; x\\nx ; _ ; _"))
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: 2:5: a run of 2 blank cells has no across clue to its left
+    """
+    from ..engine.build.entries import packed_entries
+    try:
+        packed_entries(puzzle)
+    except PuzzleError as e:
+        if e.cell is None or places is None:
+            raise
+        line, col = places[e.cell[0]][e.cell[1]]     # the cell's place in the text
+        raise PuzzleError(e.message, line=line, col=col) from None
+
+
 def parse(text, format=None) -> Puzzle:
     """Parse puzzle text (str or bytes) in a named format, or detect the format.
 
