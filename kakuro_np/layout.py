@@ -231,8 +231,10 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
         if abs(blank[1:, 1:].mean() - density) <= DENSITY_SLACK and well_formed(blank, orbit,
                                                                                min_run):
             return blank
+    why = ("a grid this small has few layouts with runs of 2 or more: try a density of 1, "
+           "or a larger grid" if inside <= 16 else "try a higher density")
     raise PuzzleError(f"no {H}x{W} layout of density {density} with {symmetry} symmetry "
-                      f"found in {tries} tries; try a higher density")
+                      f"found in {tries} tries; {why}")
 
 
 def check_layout_args(H, W, density, min_run):

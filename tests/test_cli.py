@@ -632,3 +632,11 @@ def test_batch_counts_failures_apart_from_puzzles_solved_and_refuses_an_empty_fo
     out = run("batch", tmp_path / "in", "--out", tmp_path / "r.jsonl", "--workers", "1")
     assert out.returncode == 0
     assert "2 puzzles solved (1 unique, 1 multiple); 1 error" in out.stderr
+
+
+def test_a_grid_too_small_for_the_density_says_what_to_try():
+    out = run("generate", "3", "3", "--seed", "1")
+    assert out.returncode == 2 and one_line(out)
+    assert "a grid this small has few layouts with runs of 2 or more: try a density of 1" \
+        in out.stderr
+    assert run("generate", "3", "3", "--seed", "1", "--density", "1").returncode == 0
