@@ -298,7 +298,7 @@ def cmd_solve(args) -> int:
     from .tokens import backslash_clue
     from .svg import svg
     several = len(args.files) > 1
-    if getattr(args, "to", None) == "puzzlink":      # a usage error: before any solve
+    if args.to == "puzzlink":                        # a usage error: before any solve
         raise PuzzleError(f"--to puzzlink: a puzz.link URL holds no digits, so no solution; "
                           f"the puzzle's URL is `kakuro-np convert {args.files[0]} --to "
                           f"puzzlink`")
@@ -371,10 +371,6 @@ def cmd_reduce(args) -> int:
     from .solve import reduce
     from .svg import svg
     several = len(args.files) > 1
-    if getattr(args, "to", None) == "puzzlink":      # a usage error: before any solve
-        raise PuzzleError(f"--to puzzlink: a puzz.link URL holds no digits, so no solution; "
-                          f"the puzzle's URL is `kakuro-np convert {args.files[0]} --to "
-                          f"puzzlink`")
     if args.svg:
         _out_path(args.svg, args.files[0], several)  # a usage error: before any file
 
@@ -532,16 +528,20 @@ def cmd_grade(args) -> int:
 
 
 def cmd_stats(args) -> int:
+    from .solve import power_of_ten
     from .stats import stats
+
+    def sci(n: int) -> str:                     # exact ints past a float: 9 ** 1763
+        return power_of_ten(math.log10(n), 3)
 
     def one(i, path):
         s = stats(_load(path, args.format))
-        u2 = _sci(s["U2"]) if s["U2"] else "0 (a cell has no candidate)"
+        u2 = sci(s["U2"]) if s["U2"] else "0 (a cell has no candidate)"
         print(("\n" if i else "") + f"{_name(path)}: {s['white_cells']} white cells, "
               f"{s['entries']} entries")
-        print(f"  U1 = 9^{s['white_cells']} = {_sci(s['U1'])}")
+        print(f"  U1 = 9^{s['white_cells']} = {sci(s['U1'])}")
         print(f"  U2 = product of |C_across & C_down| = {u2}")
-        print(f"  after forced moves: {_sci(s['after_forced'])}" if s["after_forced"] > 10 ** 6
+        print(f"  after forced moves: {sci(s['after_forced'])}" if s["after_forced"] > 10 ** 6
               else f"  after forced moves: {s['after_forced']:,}")
         if args.entries:
             print("  entry  length  sum  combinations  permutations")
@@ -551,20 +551,6 @@ def cmd_stats(args) -> int:
         return EXIT_OK
 
     return _each(args, args.files, one)
-
-
-def _sci(n: int) -> str:
-    """An exact int >= 1 in scientific notation, however large (``9 ** 40000`` is past a
-    float, and past the digits ``str`` gives an int).
-
-    >>> _sci(123456789), _sci(9 ** 40000), _sci(999_999)
-    ('1.235e+08', '5.016e+38169', '1.000e+06')
-    """
-    exponent = math.floor(math.log10(n))
-    mantissa = round(10 ** (math.log10(n) - exponent), 3)
-    if mantissa >= 10:                      # 9.9996 rounds up to 10.000
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.3f}e{exponent:+03d}"
 
 
 def cmd_convert(args) -> int:
@@ -848,7 +834,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "combinations, conversions and pictures.",
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
                "error, 2 bad input or an output that cannot be written (a full disk too), "
-               "3/4 from check, grade and hint (several solutions / none), 5 too many solutions to print, "
+               "3/4 from check, grade and hint (several solutions / none), 5 too many "
+               "solutions to print, "
                "124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
                "highest of any file's (a bad file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")

@@ -525,9 +525,9 @@ def _mistake(puzzle, deadline=NO_DEADLINE):
     from .solve import count
     if count(puzzle, limit=1, timeout=_left(deadline)):
         return None
-    if not puzzle.given.any() or not check(puzzle, limit=1, timeout=_left(deadline)).solvable:
+    found = check(puzzle, limit=1, timeout=_left(deadline)) if puzzle.given.any() else None
+    if found is None or not found.solvable:
         return _no_solution(puzzle, deadline)
-    found = check(puzzle, limit=1, timeout=_left(deadline))
     if found.wrong:
         removed = {cell: {digit} for cell, digit in zip(found.wrong, found.wrong_digits)}
         said = " and ".join(f"{digit} at ({r}, {c})" for (r, c), digit in removed.items()

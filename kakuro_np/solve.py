@@ -402,17 +402,18 @@ def typical_estimate(m) -> float:
     return float(np.median(knuth_estimates(m.root(), PROBES, 20061122)))
 
 
-def power_of_ten(log10: float) -> str:
-    """``10 ** log10`` for a person: ``2.6e+1449``, past what a float holds.
+def power_of_ten(log10: float, digits: int = 1) -> str:
+    """``10 ** log10`` for a person, ``digits`` after the point: ``2.6e+1449``, past what
+    a float holds (an exact int ``n`` is ``power_of_ten(math.log10(n))``).
 
-    >>> power_of_ten(1449.41), power_of_ten(2.0)
-    ('2.6e+1449', '1.0e+02')
+    >>> power_of_ten(1449.41), power_of_ten(2.0), power_of_ten(math.log10(9 ** 40000), 3)
+    ('2.6e+1449', '1.0e+02', '5.016e+38169')
     """
     exponent = math.floor(log10)
-    mantissa = round(10 ** (log10 - exponent), 1)
-    if mantissa >= 10:
+    mantissa = round(10 ** (log10 - exponent), digits)
+    if mantissa >= 10:                      # 9.96 rounds up to 10.0
         mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.1f}e{exponent:+03d}"
+    return f"{mantissa:.{digits}f}e{exponent:+03d}"
 
 
 def _timed_out_counting(m, timeout) -> SolveTimeout:
@@ -421,7 +422,7 @@ def _timed_out_counting(m, timeout) -> SolveTimeout:
     and ``estimate``, Knuth's (a base-10 logarithm, ``typical_estimate``), or None when
     its kernel is not compiled or most random descents met no solution (a few
     milliseconds more)."""
-    at_most = math.prod(POPCOUNT[m.root().mask].tolist())
+    at_most = math.prod(POPCOUNT[m.mask].tolist())
     said = (f"timed out after {timeout} s while counting; at most {_big(at_most)} solutions "
             f"(the product of the cells' candidates after forced moves)")
     estimate = typical_estimate(m) if ahead.cached("count") else -math.inf
@@ -500,7 +501,8 @@ def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
 
     With a limit of at most 1,000 (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for
-    ``limit`` solutions in any order, each turn longer than the last: a draft with many solutions is answered by
+    ``limit`` solutions in any order, each turn longer than the last: a draft with
+    many solutions is answered by
     the hunt in milliseconds even where fan-out would thrash, and a unique
     puzzle by counting, at most a small factor slower than counting alone.
 
