@@ -62,7 +62,7 @@ def _scan_runs(blank, sums, transposed, ent_off, ent_cell, ent_sum, n_ent, n_cel
             if total == 0:
                 if length >= 2:
                     return n_ent, n_cell, 2 if transposed else 1, r, c, length
-                continue  # a lone unclued cell: only 1-9 constrains it
+                continue  # no entry this way; a cell no clue covers either way is refused
             for jj in range(start, j):
                 ent_cell[n_cell] = (jj * width + i) if transposed else (i * width + jj)
                 n_cell += 1
