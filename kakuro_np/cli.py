@@ -34,8 +34,6 @@ from .files import NO_SPACE, output_path, why, write_atomic
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 1, 2, 3, 4
 EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 5, 124, 130, 143
-#: How long ``solve`` counts the solutions of a puzzle with too many to print, to say how many.
-COUNT_SECONDS = 10.0
 #: ``grade.LABELS``, written here so the parser does not load the compiled engine.
 GRADE_LABELS = ("easy", "medium", "hard", "expert")
 #: FILE arguments that are addresses, passed to ``formats.read`` as they are.
@@ -277,17 +275,15 @@ def _each(args, paths, do) -> int:
 
 def _solutions(puzzle, path: str, args):
     """``kakuro()`` of a puzzle; too many to print without ``--limit`` exit EXIT_TOO_MANY,
-    saying how many (counted, for at most COUNT_SECONDS)."""
-    from .solve import count, kakuro
+    saying how many (``kakuro()`` counts them before it lists more than it can hold)."""
+    from .solve import kakuro
     try:
         return kakuro(puzzle, limit=args.limit, order=args.order, timeout=args.timeout,
                       scheduler=args.scheduler)
     except TooManySolutions as e:
-        try:
-            n = count(puzzle, timeout=min(args.timeout or COUNT_SECONDS, COUNT_SECONDS))
-        except (SolveTimeout, TooManySolutions):
+        if e.count is None:
             raise Refusal(f"{path}: {cli_words(str(e))}", EXIT_TOO_MANY) from None
-        raise Refusal(f"{path}: the puzzle has {n:,} solutions, too many to print; "
+        raise Refusal(f"{path}: the puzzle has {e.count:,} solutions, too many to print; "
                       f"use --limit N or --count", EXIT_TOO_MANY) from None
 
 

@@ -53,7 +53,16 @@ class PuzzleError(ValueError):
 
 
 class TooManySolutions(RuntimeError):
-    """The requested output would pass a budget; ask with ``limit=`` or use ``count()``."""
+    """The requested output would pass a budget; ask with ``limit=`` or use ``count()``.
+
+    ``count`` is the number of solutions where it was counted (an int), else None;
+    ``at_least`` is a number the count is known to reach (``count`` when known).
+    """
+
+    def __init__(self, message, *, count=None, at_least=None):
+        super().__init__(message)
+        self.count = count
+        self.at_least = count if at_least is None else at_least
 
 
 class SolveTimeout(TimeoutError):

@@ -49,6 +49,8 @@ MAX_BYTES = 1 << 30
 FIRST_TRY = 10_000
 #: Knuth probes, and how far past the budget their median must lie to refuse at once.
 PROBES, RISK = 9, 1000.0
+#: Seconds ``kakuro()`` without a limit counts, before it lists solutions, to say how many.
+QUICK_COUNT = 2.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 #: Per thread: whether its counts keep to one core (``one_core``).
@@ -98,8 +100,9 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
     max_rows : int
         Budget on table rows in all (BudgetError past it).
     max_bytes : int
-        Without a limit, the memory the solutions may fill; past it
-        TooManySolutions is raised (ask with ``limit=`` or use ``count()``).
+        Without a limit, the memory the solutions may fill. Past 10,000 solutions
+        they are counted before more are listed; past what fits, TooManySolutions
+        is raised, saying how many (ask with ``limit=`` or use ``count()``).
     scheduler : distributed.Client, cluster, "local" or address, optional
         Search on a Dask cluster (the extra ``dist``; see ``dist.connected``):
         the fan-out tree is split into subproblems, a task each, and their
@@ -151,13 +154,10 @@ def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
             cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
             found, digits = run(min(cap, FIRST_TRY))
             if found == min(cap, FIRST_TRY) < cap:
-                _refuse_astronomical(m, cap - 1, max_bytes)
+                cap = _count_before_filling(m, cap - 1, max_bytes, deadline, timeout) + 1
                 found, digits = run(cap)
             if found == cap:
-                raise TooManySolutions(
-                    f"this puzzle has more than {cap - 1:,} solutions, more than "
-                    f"{max_bytes:,} bytes hold; ask for some with limit=, or count them "
-                    f"with count()")
+                raise _too_many(f"more than {cap - 1:,}", cap - 1, max_bytes, at_least=cap)
         else:
             found, digits = run(cap)
     out = np.zeros((found, H * W), np.int8)
@@ -378,21 +378,42 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
         turn = min(turn, NO_LIMIT // growth) * growth
 
 
-def _refuse_astronomical(m, most, max_bytes):
-    """Raise TooManySolutions when Knuth's estimates put the count far past ``most``.
+def _count_before_filling(m, most, max_bytes, deadline, timeout) -> int:
+    """How many solutions a model has, when at most ``most`` (the number ``max_bytes``
+    hold); TooManySolutions, saying how many, before any memory is filled when more.
 
-    By Markov's inequality each probe passes RISK times the true count with
-    probability at most 1 / RISK, so their median (5 of 9) does with
-    probability below C(9, 5) / RISK ** 5, about 1e-13: a puzzle refused here
-    has more than ``most`` solutions all but surely. The others are
-    enumerated up to the budget and refused only when it is reached.
+    First an exact count for at most QUICK_COUNT seconds: a count with pieces to multiply
+    or a memo to share ends in milliseconds where listing would take minutes. Past it,
+    Knuth's estimates refuse a count far past ``most`` at once: by Markov's inequality
+    each probe passes RISK times the true count with probability at most 1 / RISK, so
+    their median (5 of 9) does with probability below C(9, 5) / RISK ** 5, about 1e-13.
+    The others are counted up to ``most + 1`` (SolveTimeout past ``deadline``).
     """
-    typical = typical_estimate(m)
-    if typical > math.log10(RISK * most):
-        raise TooManySolutions(
-            f"this puzzle has about {power_of_ten(typical)} solutions (estimated), far more "
-            f"than the {most:,} that {max_bytes:,} bytes hold; ask for some with limit=, "
-            f"or count them with count()")
+    ahead.ready(count_kernels(most + 1), deadline)
+    quick = min(deadline, deadline_ns(QUICK_COUNT))
+    n = count_in_turns(m, NO_LIMIT, quick)
+    if n is None:
+        typical = typical_estimate(m)
+        if typical > math.log10(RISK * most):
+            raise _too_many(f"about {power_of_ten(typical)} (estimated)", most, max_bytes,
+                            at_least=most + 1)
+        n = count_in_turns(m, most + 1, deadline)
+        if n is None:
+            raise _timed_out_counting(m, timeout)
+        if n > most:
+            raise _too_many(f"more than {most:,}", most, max_bytes, at_least=n)
+    elif n > most:
+        raise _too_many(f"{n:,}", most, max_bytes, count=n)
+    return n
+
+
+def _too_many(how_many: str, most, max_bytes, **known) -> TooManySolutions:
+    """The TooManySolutions of ``kakuro()`` without a limit (``count``/``at_least`` in
+    ``known``)."""
+    return TooManySolutions(
+        f"this puzzle has {how_many} solutions, more than the {most:,} that "
+        f"{max_bytes:,} bytes hold; ask for some with limit=, or count them with count()",
+        **known)
 
 
 def typical_estimate(m) -> float:

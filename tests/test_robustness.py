@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import examples
-from strategies import OPEN_BLOCK
+from strategies import FOUR_BLOCKS, OPEN_BLOCK
 
 B = np.zeros((2, 2), bool)
 B[1, 1] = True
@@ -178,6 +178,46 @@ def test_open_block_refuses_to_materialise_quickly():
 def test_open_block_with_limits():
     assert kn.kakuro(OPEN_BLOCK, limit=10).shape == (10, 10, 10)
     assert kn.count(OPEN_BLOCK, limit=2 * 10**5) == 2 * 10**5
+
+
+def listed_caps(monkeypatch) -> list:
+    """The caps of every ``essay_solutions`` call ``kakuro()`` makes from now on."""
+    from kakuro_np import solve
+    caps, essay_solutions = [], solve.essay_solutions
+    monkeypatch.setattr(solve, "essay_solutions",
+                        lambda m, cap, *a: caps.append(cap) or essay_solutions(m, cap, *a))
+    return caps
+
+
+def test_too_many_to_list_are_counted_before_memory_is_filled(monkeypatch):
+    # 110 billion solutions: listing stopped at the budget (1.2 GB, 37 s on a big grid) and
+    # said "more than 1,164,578" where count() answers in a second.
+    caps = listed_caps(monkeypatch)
+    with pytest.raises(kn.TooManySolutions, match="has 110,075,314,176 solutions, more than") as e:
+        kn.kakuro(FOUR_BLOCKS)
+    assert e.value.count == e.value.at_least == kn.count(FOUR_BLOCKS) == 110_075_314_176
+    assert max(caps) <= kn.solve.FIRST_TRY
+
+
+def test_past_the_quick_count_a_count_to_the_budget_decides(monkeypatch):
+    from kakuro_np import solve
+    monkeypatch.setattr(solve, "QUICK_COUNT", 0.0)              # the exact count gives up
+    monkeypatch.setattr(solve, "typical_estimate", lambda m: -np.inf)   # Knuth says nothing
+    caps = listed_caps(monkeypatch)
+    with pytest.raises(kn.TooManySolutions, match="more than the 99,999 that") as e:
+        kn.kakuro(FOUR_BLOCKS, max_bytes=99_999 * (2 * 64 + 10 * 10 + 1))
+    assert e.value.count is None and e.value.at_least == 100_000 and max(caps) <= solve.FIRST_TRY
+
+
+@pytest.mark.parametrize("quick", [0.0, 2.0])
+def test_a_count_within_the_budget_lists_every_solution(monkeypatch, quick):
+    from kakuro_np import solve
+    monkeypatch.setattr(solve, "FIRST_TRY", 5)                 # k3's 40 pass the first try
+    monkeypatch.setattr(solve, "QUICK_COUNT", quick)
+    k3 = kn.read("puzzles/k3.txt")
+    assert len(kn.kakuro(k3)) == 40
+    caps = listed_caps(monkeypatch)
+    assert np.array_equal(kn.kakuro(k3), kn.kakuro(k3, limit=100)) and caps[1] == 41
 
 
 def test_a_small_memory_budget_is_enforced_exactly():
