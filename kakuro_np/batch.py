@@ -249,8 +249,9 @@ def _unique_ids(found) -> list:
     return out
 
 
-def solve_many(puzzles, *, workers=None, scheduler=None, limit=None, timeout=None,
-               keep=None) -> list:
+def solve_many(puzzles: object, *, workers: int | None = None, scheduler: object = None,
+               limit: int | None = None, timeout: float | None = None,
+               keep: int | None = None) -> list[Result]:
     """One ``Result`` per puzzle, in input order, solved by ``workers`` processes at once,
     or on a Dask cluster.
 

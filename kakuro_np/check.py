@@ -42,6 +42,7 @@ import numpy as np
 
 from .errors import SolveTimeout
 from .formats import as_puzzle
+from .puzzle import PuzzleLike
 from .engine.core.jit import NO_DEADLINE, deadline_ns, monotonic_ns
 from .solve import _limit, count, kakuro
 
@@ -114,7 +115,8 @@ def _left(deadline: int, doing: str = "checking the digits"):
     return left / 1e9
 
 
-def check(grid, *, limit=1000, timeout=None, enum_limit=ENUM) -> CheckResult:
+def check(grid: PuzzleLike, *, limit: int = 1000, timeout: float | None = None,
+          enum_limit: int = ENUM) -> CheckResult:
     """Check the given digits (a player's entries) against every solution.
 
     A given digit is wrong when no solution of the clue-only puzzle has it in

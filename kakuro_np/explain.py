@@ -24,6 +24,7 @@ from .combos import ALL_DIGITS, candidate_grid, kc
 from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import NO_DEADLINE, deadline_ns
+from .puzzle import PuzzleLike
 from .techniques import N_TECHNIQUES, NAMES, climb
 
 
@@ -125,7 +126,8 @@ def _candidates(board, mask) -> tuple:
     return candidate_grid(board.puzzle.shape, board.var_cell, mask)
 
 
-def explain(grid, *, candidates=None, max_steps=None, top=None) -> Explanation:
+def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps: int | None = None,
+            top: int | None = None) -> Explanation:
     """Solve a puzzle by logic alone, as the steps a person would take.
 
     Each step is the simplest technique of the ladder (``techniques.NAMES``,
@@ -471,7 +473,8 @@ def _step(board, cells, state, climbed, s) -> Step:
     return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))
 
 
-def hint(grid, *, candidates=None, check_digits=True, timeout=None):
+def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits: bool = True,
+         timeout: float | None = None) -> Step | None:
     """The next step from the current state, or None when logic is stuck or the grid is solved.
 
     Parameters

@@ -42,7 +42,7 @@ from .errors import PuzzleError
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
 from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits, row_runs,
                      set_orbit)
-from .puzzle import Puzzle
+from .puzzle import Puzzle, PuzzleLike
 from .techniques import climb
 
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
@@ -142,7 +142,7 @@ def clues_of(blank, fill):
     return Puzzle(blank, down, across)
 
 
-def differences(grid, solutions=None):
+def differences(grid: PuzzleLike, solutions: np.ndarray | None = None) -> np.ndarray:
     """``(n, 2)`` int: the (row, column) of each cell where the puzzle's first two
     solutions (in the essay's order) differ; empty when it has one solution or none.
 
@@ -469,8 +469,9 @@ def steer_to(label, draft, rng, shape):
     return cost, np.stack(np.unravel_index(cells, shape), axis=1).astype(np.int64)
 
 
-def generate(rows, cols, *, density=None, grade=None, symmetry="rotational", min_run=2,
-             seed=None, tries=100):
+def generate(rows: int, cols: int, *, density: float | None = None, grade: str | None = None,
+             symmetry: str = "rotational", min_run: int = 2, seed: int | None = None,
+             tries: int = 100) -> Puzzle:
     """A new puzzle with exactly one solution, its layout like a published grid's.
 
     Parameters

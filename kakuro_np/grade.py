@@ -26,6 +26,7 @@ from .engine.core.codes import OK
 from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
 from .engine.walk.search import count_fanouts as count_fanouts_kernel
 from .explain import technique_counts
+from .puzzle import PuzzleLike
 from .techniques import NAMES
 
 #: The level of each technique of the ladder.
@@ -100,7 +101,7 @@ class Grade(NamedTuple):
                 f"{' (' + used + ')' if used else ''}{guess}")
 
 
-def grade(grid, *, timeout=None) -> Grade:
+def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
     """The difficulty of a puzzle, from the techniques its solve by logic needs.
 
     Parameters

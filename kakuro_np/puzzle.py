@@ -11,7 +11,9 @@ A cell that is neither blank nor carries a sum is inactive.
 
 from __future__ import annotations
 
+import os
 import reprlib
+from typing import Sequence, Union
 
 import numpy as np
 
@@ -243,3 +245,8 @@ def _classify(cell, where):
         return ("clue", tuple(sums)) if any(sums) else ("inactive", None)
     raise PuzzleError(f"unknown cell {reprlib.repr(cell)}: use 'x', '_', a digit or (down, across)",
                       cell=where)
+
+
+#: What the public verbs take as a puzzle: a ``Puzzle``, the text of a file in any of the
+#: formats, a path to one, or rows of cells as ``Puzzle.from_rows`` reads them.
+PuzzleLike = Union[Puzzle, str, "os.PathLike[str]", Sequence[Sequence[object]]]

@@ -19,7 +19,7 @@ import contextlib
 import math
 import threading
 import time
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from .engine.walk.search import fixpoint_masks, search
 from .engine.walk.split import row_children
 from .errors import SolveTimeout, TooManySolutions
 from .impossible import why_impossible
+from .puzzle import PuzzleLike
 
 #: Default budget on the memory that ``kakuro()`` without a limit may fill with solutions.
 MAX_BYTES = 1 << 30
@@ -80,8 +81,9 @@ def _limit(limit) -> int:
     return int(limit)
 
 
-def kakuro(grid, limit=None, *, order="essay", timeout=None, max_rows=MAX_ROWS,
-           max_bytes=MAX_BYTES, scheduler=None):
+def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
+           timeout: float | None = None, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES,
+           scheduler: object = None) -> np.ndarray:
     """Every solution of a puzzle, in the essay's fan-out order.
 
     Parameters
@@ -505,8 +507,9 @@ class Meter:
                       np.array([turn, last[1]]) if work is None else work)
 
 
-def count(grid, limit=None, *, timeout=None, max_rows=MAX_ROWS, progress=None,
-          every=1.0, scheduler=None) -> int:
+def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None = None,
+          max_rows: int = MAX_ROWS, progress: Callable[[Progress], object] | None = None,
+          every: float = 1.0, scheduler: object = None) -> int:
     """How many solutions a puzzle has (at most ``limit``), without storing them.
 
     Where the undecided part of the puzzle splits into independent pieces,
@@ -893,7 +896,7 @@ class Reduction(NamedTuple):
     reason: str = ""
 
 
-def reduce(grid, *, timeout=None, max_rows=MAX_ROWS) -> Reduction:
+def reduce(grid: PuzzleLike, *, timeout: float | None = None, max_rows: int = MAX_ROWS) -> Reduction:
     """Apply forced moves only: the fixpoint of ``force`` from the tables.
 
     Examples

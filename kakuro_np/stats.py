@@ -26,6 +26,7 @@ import numpy as np
 
 from .combos import ALL_DIGITS, COMBO_BITS, COMBO_OFF, MAX_TOTAL, POPCOUNT
 from .engine.build.entries import packed_entries
+from .puzzle import PuzzleLike
 
 
 def _generating_function() -> np.ndarray:
@@ -65,7 +66,7 @@ class Stats(dict):
             raise AttributeError(f"no figure {name!r}; the figures: {', '.join(self)}") from None
 
 
-def stats(grid) -> "Stats":
+def stats(grid: PuzzleLike) -> Stats:
     """The search-space figures of Davies et al. for a puzzle.
 
     Parameters

@@ -14,7 +14,12 @@ label : a token in the essay's style: ``x`` inactive, ``_`` blank, ``v h``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 import numpy as np
+
+if TYPE_CHECKING:                           # for type checkers: this module imports nothing
+    from .puzzle import Puzzle              # of the package at run time
 
 
 def cell_tokens(puzzle, blank: str, inactive: str, clue, digits=None) -> list:
@@ -63,7 +68,8 @@ def labels(puzzle, digits=None, clue=None) -> list:
                        digits)
 
 
-def boxed(puzzle, digits=None, clue=None) -> str:
+def boxed(puzzle: Puzzle, digits: np.ndarray | None = None,
+          clue: Callable[[int, int], str] | None = None) -> str:
     """The essay's boxed display of a puzzle, or of a solution given ``digits``;
     ``clue`` as in ``labels`` (``backslash_clue`` for the command line's).
 

@@ -19,6 +19,8 @@ kernel's queue reaches the essay's ``force^:_`` tables exactly.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from ..combos import LOWEST_DIGIT
@@ -757,7 +759,8 @@ def pack_tables(cells, tables):
     return rows, tab_off
 
 
-def force(cells, tables, until_fixed=False):
+def force(cells: Sequence[np.ndarray], tables: Sequence[np.ndarray],
+          until_fixed: bool = False) -> list[np.ndarray]:
     """Drop the rows of each table that some crossing table rules out.
 
     Parameters

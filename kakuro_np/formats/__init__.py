@@ -92,7 +92,7 @@ import re
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import Puzzle
+from ..puzzle import Puzzle, PuzzleLike
 from .backslash import parse_backslash, write_backslash
 from .comma import parse_comma, write_comma
 from .jboxed import parse_jboxed, write_jboxed
@@ -109,7 +109,7 @@ _WRITERS = {"jboxed": write_jboxed, "backslash": write_backslash, "pipe": write_
             "comma": write_comma, "json": write_json, "puzzlink": write_puzzlink}
 
 
-def as_puzzle(grid) -> Puzzle:
+def as_puzzle(grid: PuzzleLike) -> Puzzle:
     """A Puzzle from a Puzzle, a path, text, a JSON dict or rows (see ``Puzzle.from_rows``).
 
     Examples
@@ -126,7 +126,7 @@ def as_puzzle(grid) -> Puzzle:
     return Puzzle.from_rows(grid)
 
 
-def read(source, format=None) -> Puzzle:
+def read(source: str | os.PathLike[str], format: str | None = None) -> Puzzle:
     """Read a puzzle from a path or from text; the format is detected unless named.
 
     Errors found in a file name it: ``k1.txt:3:7: unknown cell 'q' ...``.
@@ -212,7 +212,7 @@ def check_runs(puzzle, places=None) -> None:
         raise PuzzleError(e.message, line=line, col=col) from None
 
 
-def parse(text, format=None) -> Puzzle:
+def parse(text: str, format: str | None = None) -> Puzzle:
     """Parse puzzle text (str or bytes) in a named format, or detect the format.
 
     Examples
@@ -228,7 +228,7 @@ def parse(text, format=None) -> Puzzle:
     return _reader(format or _detect(text))(text)
 
 
-def detect(text) -> str:
+def detect(text: str) -> str:
     """The name of the format ``text`` is in, judged by its first line that is not blank or a comment.
 
     A URL (``https://``, ``host/path?``, ``kakuro/``) is puzzlink;
@@ -296,7 +296,7 @@ def taking_text(verb):
     return verb_taking_text
 
 
-def format(puzzle, fmt="jboxed", solution=None) -> str:
+def format(puzzle: PuzzleLike, fmt: str = "jboxed", solution: np.ndarray | None = None) -> str:
     """Write a puzzle as text in ``fmt``; given ``solution`` (H, W digits), its solved grid.
 
     Examples

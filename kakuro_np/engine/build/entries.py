@@ -19,6 +19,7 @@ import numpy as np
 from numba import types
 
 from ...errors import PuzzleError
+from ...puzzle import Puzzle
 from ..core.jit import INT, INTS, kernel
 from .jposs import var_entries
 
@@ -168,7 +169,7 @@ def describe_entry(puzzle, packed: Packed, k: int) -> str:
             f"over {n} cell{'s' if n > 1 else ''}")
 
 
-def entries(grid):
+def entries(grid: Puzzle) -> tuple[list[np.ndarray], np.ndarray]:
     """The cells and sums of every entry, in the essay's order.
 
     Parameters

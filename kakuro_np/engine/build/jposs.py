@@ -13,6 +13,8 @@ FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
@@ -235,7 +237,7 @@ def split_tables(rows, tab_off, ent_off):
             for k in range(len(tab_off) - 1)]
 
 
-def jposs(cells, sums):
+def jposs(cells: Sequence[np.ndarray], sums: Sequence[int] | np.ndarray) -> list[np.ndarray]:
     """The essay's joint possibilities of each entry.
 
     Starting with 1-9 in every cell, repeatedly build the table of the entry
