@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from .render import boxed
     from .solve import Reduction, count, kakuro, reduce
     from .stats import stats
+    from .svg import svg
 
 #: The module each public name comes from: ``kakuro_np.<module>.<name>``.
 _HOME = {
@@ -72,7 +73,7 @@ _HOME = {
     "Grade": "grade", "grade": "grade", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "stats", "generate": "generate", "differences": "generate",
-    "solve_many": "batch", "Result": "batch",
+    "solve_many": "batch", "Result": "batch", "svg": "svg",
 }
 #: Stages that take a Puzzle, offered here taking text, a path or rows too.
 _TAKING_TEXT = {"entries"}
@@ -80,7 +81,7 @@ _TAKING_TEXT = {"entries"}
 __all__ = [
     "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "SolveTimeout", "Reduction",
     "read", "parse", "format", "detect", "as_puzzle",
-    "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed",
+    "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed", "svg",
     "explain", "hint", "grade", "check", "stats", "Step", "Explanation", "Grade", "CheckResult",
     "generate", "differences", "solve_many", "Result",
 ]

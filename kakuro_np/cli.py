@@ -464,10 +464,8 @@ def cmd_explain(args) -> int:
 def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
     """One picture per step in ``folder``: the candidates before it, its cells
     highlighted, the candidates it removes struck out, the digits it places in green."""
-    import numpy as np
-
     from .explain import replay
-    from .svg import svg
+    from .svg import step_svg
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -475,15 +473,8 @@ def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
     before = steps.start
     width = len(str(len(steps)))
     for i, step in enumerate(steps, 1):
-        struck = np.zeros(before.shape, bool)
-        placed = np.zeros(puzzle.shape, np.int8)
-        for (r, c), digits in step.removed.items():
-            struck[r, c, [d - 1 for d in digits]] = True
-        for (r, c), d in step.placed.items():
-            placed[r, c] = d
         _write(os.path.join(folder, f"step-{i:0{width}d}.svg"),
-               svg(puzzle, None, before, title=f"{name} step {i}: {step}",
-                   highlight=step.cells, struck=struck, placed=placed))
+               step_svg(puzzle, step, before, title=f"{name} step {i}: {step}"))
         before = replay(before, [step])
 
 

@@ -31,6 +31,10 @@ from .techniques import N_TECHNIQUES, NAMES, climb
 # -- a solve by logic, step by step ---------------------------------------------
 
 
+#: How many steps an explanation lists in a notebook (``Explanation._repr_html_``).
+HTML_STEPS = 100
+
+
 class Step(NamedTuple):
     """One step of a solve by logic.
 
@@ -53,6 +57,29 @@ class Step(NamedTuple):
         return f"{self.technique}: {self.reason}"
 
 
+class DrawnStep(Step):
+    """A ``Step`` that a notebook shows as its picture (``svg.step_svg``); ``explain`` and
+    ``hint`` return these. Each keeps where it was taken, ``_at``: the puzzle, the
+    candidates before the first step of its explanation (None: the puzzle's digits
+    alone), the steps, and its place among them."""
+
+    def _repr_svg_(self):
+        at = vars(self).get("_at")
+        if at is None:                          # made anew, e.g. by ``_replace``
+            return None
+        from .svg import step_svg
+        puzzle, start, steps, i = at
+        before = None if start is None else replay(start, steps[:i])
+        return step_svg(puzzle, self, before, title=str(self))._repr_svg_()
+
+
+def _drawn(step: Step, puzzle, start=None, steps=(), i=0) -> DrawnStep:
+    """``step`` as a DrawnStep taken at ``(puzzle, start, steps, i)``."""
+    drawn = DrawnStep(*step)
+    drawn._at = (puzzle, start, steps, i)
+    return drawn
+
+
 class Explanation(list):
     """The steps of a solve by logic (a list of ``Step``), and where they lead.
 
@@ -66,7 +93,8 @@ class Explanation(list):
     """
 
     def __init__(self, steps, status, start, candidates, digits, puzzle, reason=""):
-        super().__init__(steps)
+        super().__init__()
+        self.extend(_drawn(step, puzzle, start, self, i) for i, step in enumerate(steps))
         self.status, self.start, self.candidates, self.digits = status, start, candidates, digits
         self.puzzle, self.reason = puzzle, reason
 
@@ -74,6 +102,20 @@ class Explanation(list):
         lines = [f"{i:>4}. {step}" for i, step in enumerate(self, 1)]
         lines.append(f"status: {self.status}" + (f": {self.reason}" if self.reason else ""))
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: where the steps lead, drawn (``svg``), and the first
+        HTML_STEPS steps as a numbered list."""
+        from html import escape
+
+        from .svg import svg
+        shown = self[:HTML_STEPS]
+        more = len(self) - len(shown)
+        return (svg(self.puzzle, candidates=self.candidates)._repr_svg_()
+                + f"<p>{len(self)} step{'s' * (len(self) != 1)}, status: {escape(self.status)}"
+                + (f": {escape(self.reason)}" if self.reason else "") + "</p><ol>"
+                + "".join(f"<li>{escape(str(step))}</li>" for step in shown) + "</ol>"
+                + (f"<p>and {more} more</p>" if more else ""))
 
 
 def replay(candidates, steps) -> np.ndarray:
@@ -536,13 +578,13 @@ def _mistake(puzzle, deadline=NO_DEADLINE):
         said = " and ".join(f"{digit} at ({r}, {c})" for (r, c), digit in removed.items()
                             for digit in digit)
         many = len(removed) > 1
-        return Step("mistake", None, list(removed), {}, removed,
+        return _drawn(Step("mistake", None, list(removed), {}, removed,
                     f"No solution of the puzzle has {said}, so "
-                    f"{'those digits are' if many else 'that digit is'} wrong.")
+                    f"{'those digits are' if many else 'that digit is'} wrong."), puzzle)
     cells = [(int(r), int(c)) for r, c in np.argwhere(puzzle.given)]
-    return Step("mistake", None, cells, {}, {},
-                "Each digit placed is in some solution, but no solution has them all, "
-                "so one of them is wrong.")
+    return _drawn(Step("mistake", None, cells, {}, {},
+                       "Each digit placed is in some solution, but no solution has them "
+                       "all, so one of them is wrong."), puzzle)
 
 
 def _no_solution(puzzle, deadline=NO_DEADLINE):
@@ -553,4 +595,5 @@ def _no_solution(puzzle, deadline=NO_DEADLINE):
     r = reduce(puzzle.with_given(None), timeout=_left(deadline))
     why = (r.reason if r.status == "contradiction" and r.reason else
            "no filling of its cells meets every clue (every branch of a search fails)")
-    return Step("no solution", None, [], {}, {}, f"The puzzle has no solution: {why}.")
+    return _drawn(Step("no solution", None, [], {}, {}, f"The puzzle has no solution: {why}."),
+                  puzzle)

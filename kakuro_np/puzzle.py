@@ -179,6 +179,11 @@ class Puzzle:
         extra = f", {int((self.given > 0).sum())} given" if self.given.any() else ""
         return f"<Puzzle {h}x{w}, {int(self.blank.sum())} blanks{extra}>"
 
+    def _repr_svg_(self) -> str:
+        """A notebook's view: the puzzle drawn (``svg.svg``), its given digits bold."""
+        from .svg import svg
+        return svg(self)._repr_svg_()
+
     def __str__(self):
         return boxed(self)
 

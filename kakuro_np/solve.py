@@ -895,6 +895,12 @@ class Reduction(NamedTuple):
     puzzle: object
     reason: str = ""
 
+    def _repr_svg_(self) -> str:
+        """A notebook's view: the puzzle with the digits forced moves place and the
+        candidates they leave as pencil marks (``svg.svg``)."""
+        from .svg import svg
+        return svg(self.puzzle, candidates=self.candidates)._repr_svg_()
+
 
 def reduce(grid: PuzzleLike, *, timeout: float | None = None, max_rows: int = MAX_ROWS) -> Reduction:
     """Apply forced moves only: the fixpoint of ``force`` from the tables.

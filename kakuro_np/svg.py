@@ -208,8 +208,21 @@ def _draw_marks(root, cand, open_cells, cell, struck=None, placed=None):
              stroke_width=_num(STRIKE_LINE * cell), stroke_linecap="round")
 
 
+class Picture(str):
+    """An SVG document: a str, which a notebook (Jupyter, IPython) shows as the picture.
+
+    >>> p = Picture('<?xml version="1.0"?><svg/>')
+    >>> p.startswith("<?xml"), p._repr_svg_()
+    (True, '<svg/>')
+    """
+
+    def _repr_svg_(self) -> str:
+        """The ``<svg>`` element, without the XML declaration, to go inline in a page."""
+        return self[self.find("<svg"):]
+
+
 def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=None,
-        struck=None, placed=None) -> str:
+        struck=None, placed=None) -> Picture:
     """A standalone SVG document picturing ``puzzle``.
 
     Parameters
@@ -245,8 +258,8 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
 
     Returns
     -------
-    str
-        The document, starting with an XML declaration.
+    Picture
+        The document (a str), starting with an XML declaration; a notebook shows it.
 
     Examples
     --------
@@ -312,7 +325,29 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
     if candidates is not None or step.any():
         _draw_marks(root, cand if candidates is not None else None,
                     (kind == BLANK) & (known == 0), cell, struck, placed)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return Picture('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+                   + "\n")
+
+
+def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
+    """The picture of a step of ``explain`` or ``hint``: the candidates ``before`` it
+    ((H, W, 9) bool, or None: the puzzle's digits alone), its cells highlighted, the
+    candidates it removes struck out, the digits it places in green.
+
+    >>> from kakuro_np import explain
+    >>> steps = explain([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> picture = step_svg(steps.puzzle, steps[0], steps.start)
+    >>> picture.count('class="struck"'), ET.fromstring(picture).get("width")
+    (1, '122.8')
+    """
+    struck = np.zeros(puzzle.shape + (9,), bool)
+    placed = np.zeros(puzzle.shape, np.int8)
+    for (r, c), digits in step.removed.items():
+        struck[r, c, [d - 1 for d in digits]] = True
+    for (r, c), d in step.placed.items():
+        placed[r, c] = d
+    return svg(puzzle, None, before, title=title, highlight=step.cells, struck=struck,
+               placed=placed)
 
 
 def write_svg(path, svg_text) -> None:

@@ -402,3 +402,57 @@ def test_every_step_of_a_real_explanation_draws_its_removals_and_placements(tmp_
     write_svg(tmp_path / "step.svg", step_picture(steps, i))
     assert parse((tmp_path / "step.svg").read_text(encoding="utf-8")).find(
         f"{{{SVG_NS}}}title").text.startswith(steps[i].technique)
+
+
+# -- notebooks --------------------------------------------------------------------
+
+def inline(svg_text):
+    """The root of a notebook's inline SVG (no XML declaration)."""
+    assert svg_text.startswith("<svg ")
+    root = ET.fromstring(svg_text)
+    assert root.tag == f"{{{SVG_NS}}}svg"
+    return root
+
+
+def test_a_notebook_shows_puzzles_solutions_reductions_and_steps_as_pictures():
+    k2 = kn.read(SAMPLES[2])
+    assert texts(inline(k2._repr_svg_()), "given") == []
+    solved = kn.svg(k2, kn.kakuro(k2)[0])                 # a solved grid: kn.svg
+    assert isinstance(solved, str) and texts(parse(solved), "solved")
+    assert inline(solved._repr_svg_()).get("width") == parse(solved).get("width")
+    r = kn.reduce(SAMPLES[3])
+    assert len(texts(inline(r._repr_svg_()), "marks")) > 0
+    steps = explain(SAMPLES[2])
+    for i in (0, 1, len(steps) - 1):                      # the picture --svg-steps draws
+        before = replay(steps.start, steps[:i])
+        assert steps[i]._repr_svg_() == svg(k2, None, before, title=str(steps[i]),
+                                             highlight=steps[i].cells,
+                                             struck=struck_of(k2, steps[i]),
+                                             placed=placed_of(k2, steps[i]))._repr_svg_()
+    tip = kn.hint(kn.read(pathlib.Path(SAMPLES[2]).parent / "k2-played.pipe"))
+    assert tip.technique == "mistake" and texts(inline(tip._repr_svg_()), "given")
+    page = ET.fromstring(f"<div>{steps._repr_html_()}</div>")   # HTML a page can hold
+    assert len(page.findall("ol/li")) == len(steps) and page.find(f"{{{SVG_NS}}}svg") is not None
+    assert steps[0]._replace(reason="")._repr_svg_() is None    # a step made anew: text only
+
+
+def struck_of(puzzle, step):
+    struck = np.zeros(puzzle.shape + (9,), bool)
+    for (r, c), digits in step.removed.items():
+        struck[r, c, [d - 1 for d in digits]] = True
+    return struck
+
+
+def placed_of(puzzle, step):
+    placed = np.zeros(puzzle.shape, np.int8)
+    for (r, c), d in step.placed.items():
+        placed[r, c] = d
+    return placed
+
+
+def test_steps_that_draw_themselves_still_pickle_and_compare_as_steps():
+    import pickle
+    steps = explain(SAMPLES[0])
+    again = pickle.loads(pickle.dumps(steps))
+    assert again == steps and again[3] == tuple(steps[3]) and again.status == steps.status
+    assert again[3]._repr_svg_() == steps[3]._repr_svg_()

@@ -13,15 +13,17 @@ cells, then down entries in column-major order.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import types
 
 from ...errors import PuzzleError
-from ...puzzle import Puzzle
 from ..core.jit import INT, INTS, kernel
 from .jposs import var_entries
+
+if TYPE_CHECKING:                   # for type checkers only: the import graph keeps the engine
+    from ...puzzle import Puzzle    # below the Puzzle and its pictures
 
 # Error codes returned by the scan kernel, with the message each stands for.
 _ERRORS = {
