@@ -10,13 +10,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test,dist]'
+	$(PIP) -e '.[test,dist,cli]'
 	touch $@
 
 install: $(VENV)/.installed
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test,bench,dist]'
+	$(PIP) -e '.[test,bench,dist,cli]'
 	touch $@
 
 demo: install

@@ -185,39 +185,50 @@ def _say(message: str) -> None:
 
 
 def _counting(puzzle, limit, timeout, scheduler=None) -> int:
-    """``count()``, with a progress line on stderr about once a second when stderr is a
-    terminal (nodes, solutions so far, rate), wiped when the count ends; on a Dask
-    ``scheduler`` without one (its dashboard shows the tasks)."""
+    """``count()``, with a progress bar on stderr when it is a terminal (``bar``: nodes,
+    their rate, the solutions so far), wiped when the count ends; on a Dask ``scheduler``
+    without one (its dashboard shows the tasks)."""
     from .solve import count
-    if not sys.stderr.isatty() or scheduler is not None:
+    shown = None if scheduler is not None else bar(unit=" nodes", leave=False)
+    if shown is None:
         return count(puzzle, limit=limit, timeout=timeout, scheduler=scheduler)
-    shown = []
 
     def show(p):
-        shown.append(True)
-        sys.stderr.write(f"\r{progress_line(p)}\033[K")
-        sys.stderr.flush()
+        shown.update(p.nodes - shown.n)
+        shown.set_postfix_str(f"{solutions_so_far(p)} solutions so far")
 
     try:
         return count(puzzle, limit=limit, timeout=timeout, progress=show)
     finally:
-        if shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        shown.close()
 
 
-def progress_line(p) -> str:
-    """The progress line of a count (a ``solve.Progress``). A piece's count held in int64
-    stops at its largest value: past it the line says so, not a number it is not.
+def solutions_so_far(p) -> str:
+    """The solutions a count has reached (a ``solve.Progress``). A piece's count held in
+    int64 stops at its largest value: past it this says so, not a number it is not.
 
     >>> from kakuro_np.solve import Progress
-    >>> progress_line(Progress(12_345, 2 ** 63 - 1, 2.0))
-    '12,345 nodes, over 9.2e+18 solutions so far, 6,172 nodes/s, 2 s'
+    >>> solutions_so_far(Progress(12_345, 2 ** 63 - 1, 2.0)), solutions_so_far(Progress(9, 1234, 1.0))
+    ('over 9.2e+18', '1,234')
     """
-    solutions = (f"over {2 ** 63 - 1:.1e}" if p.solutions >= 2 ** 63 - 1 else
-                 f"{p.solutions:,}")
-    return (f"{p.nodes:,} nodes, {solutions} solutions so far, {p.rate:,.0f} nodes/s, "
-            f"{p.seconds:.0f} s")
+    return f"over {2 ** 63 - 1:.1e}" if p.solutions >= 2 ** 63 - 1 else f"{p.solutions:,}"
+
+
+def bar(total=None, unit=" puzzles", leave=True):
+    """A progress bar on stderr (tqdm's: done, rate, time left), or None when stderr is not
+    a terminal or tqdm, the extra ``cli``, is not installed."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    try:                                             # a terminal that gives no size (tqdm
+        sized = min(os.get_terminal_size(sys.stderr.fileno())) > 0   # would draw nothing): 80x24
+    except (OSError, ValueError):
+        sized = False
+    return tqdm(total=total, unit=unit, unit_scale=total is None, leave=leave, file=sys.stderr,
+                dynamic_ncols=sized, **({} if sized else {"ncols": 80, "nrows": 24}))
 
 
 def _json(obj) -> None:
@@ -592,7 +603,7 @@ def cmd_generate(args) -> int:
                 os.makedirs(d, exist_ok=True)
             except OSError as e:
                 raise PuzzleError(f"cannot make the folder: {e.strerror}", source=d) from None
-    bar = _Bar(args.count) if args.count > 1 and sys.stderr.isatty() else None
+    shown = bar(args.count) if args.count > 1 else None
     for i in range(args.count):
         puzzle = generate(args.rows, args.cols, density=args.density, symmetry=args.symmetry,
                           min_run=args.min_run, seed=[seed, i], grade=args.grade)
@@ -613,10 +624,10 @@ def cmd_generate(args) -> int:
             g = grade(puzzle)
             _write(os.path.join(args.svg, f"{name}.svg"),
                    svg(puzzle, title=f"{name}: {g.label} ({g.score:.1f})"))
-        if bar:
-            bar.step()
-    if bar:
-        bar.done()
+        if shown:
+            shown.update()
+    if shown:
+        shown.close()
     return EXIT_OK
 
 
@@ -625,20 +636,21 @@ def cmd_batch(args) -> int:
         output_path(args.out, "; give --out a results file or a new path, or omit it to "
                                 "write the results to stdout")
     from .batch import run_batch
-    bar = None
+    shown = []                                       # the bar, once the total is known
 
     def step(result, done, total):
-        nonlocal bar
-        if bar is None and sys.stderr.isatty():
-            bar = _Bar(total)
-        if bar:
-            bar.step()
+        if not shown:
+            shown.append(bar(total))
+        if shown[0]:
+            shown[0].update()
 
-    tally = run_batch(args.input, args.out, workers=args.workers, limit=args.limit,
-                      timeout=args.timeout, keep=args.keep, step=step,
-                      scheduler=args.scheduler)
-    if bar:
-        bar.done()
+    try:
+        tally = run_batch(args.input, args.out, workers=args.workers, limit=args.limit,
+                          timeout=args.timeout, keep=args.keep, step=step,
+                          scheduler=args.scheduler)
+    finally:
+        if shown and shown[0]:
+            shown[0].close()
     skipped = tally.pop("skipped")
     if not tally and not skipped:
         raise PuzzleError("no puzzles in it", source=args.input)
@@ -673,28 +685,6 @@ def _on_dask(p, what: str) -> None:
                          "a core")
 
 
-class _Bar:
-    """A progress bar on stderr: ``[#####     ] 5/10 2.1/s ETA 2.4 s, 1.2 s``."""
-
-    def __init__(self, total: int):
-        import time
-        self.total, self.done_n, self.start = total, 0, time.monotonic()
-
-    def step(self) -> None:
-        import time
-        self.done_n += 1
-        filled = 30 * self.done_n // max(self.total, 1)
-        spent = time.monotonic() - self.start
-        rate = self.done_n / spent if spent > 0 else 0.0
-        eta = (self.total - self.done_n) / rate if rate else 0.0
-        sys.stderr.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done_n}/{self.total}"
-                         f" {rate:.1f}/s ETA {eta:.0f} s, {spent:.1f} s ")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        sys.stderr.write("\n")
-
-
 def cmd_play(args) -> int:
     from . import formats
     from .play.game import Game
@@ -721,13 +711,13 @@ def cmd_compile(args) -> int:
     from .engine.core import ahead
     from .dist import cores
     jobs = args.jobs or cores()
-    bar = None
+    shown = []                                       # the bar, once the total is known
 
     def said(name, seconds, done, total):
-        nonlocal bar
-        if sys.stderr.isatty():
-            bar = bar or _Bar(total)
-            bar.step()
+        if not shown:
+            shown.append(bar(total, " kernel groups"))
+        if shown[0]:
+            shown[0].update()
         else:
             print(f"kakuro-np: compiled {name} ({done}/{total}, {seconds:.1f} s)",
                   file=sys.stderr, flush=True)
@@ -736,8 +726,9 @@ def cmd_compile(args) -> int:
         seconds = ahead.compile_all(jobs, said)
     except RuntimeError as e:
         raise Refusal(str(e), EXIT_INTERNAL) from None
-    if bar is not None:
-        bar.done()
+    finally:
+        if shown and shown[0]:
+            shown[0].close()
     print(f"kernels compiled and cached in {seconds:.1f} s")
     return EXIT_OK
 

@@ -2,6 +2,7 @@
 
 import os
 import pty
+import re
 import subprocess
 import sys
 import time
@@ -10,6 +11,7 @@ import pytest
 
 import kakuro_np as kn
 import strategies
+from conftest import ROOT
 
 #: The open block as a Puzzle: a count up to a limit takes as long as the limit says.
 OPEN_BLOCK = kn.Puzzle.from_rows(strategies.OPEN_BLOCK)
@@ -50,10 +52,18 @@ def test_the_command_line_shows_a_progress_line_on_a_terminal_only(tmp_path):
     plain = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert plain.returncode == 0 and "nodes/s" not in plain.stderr
     assert plain.stdout.strip().endswith("at least 300,000 solutions")
+    run, seen = on_a_terminal(command)
+    assert run.returncode == 0 and run.stdout == plain.stdout
+    assert b"nodes/s" in seen and b"solutions so far" in seen
+
+
+def on_a_terminal(command, cwd=None):
+    """``(the run, what it wrote on stderr)``, its stderr a terminal (a pty that gives no
+    size, as some do: the bar is 80 wide)."""
     leader, follower = pty.openpty()
     try:
         run = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, text=True,
-                             timeout=300)
+                             timeout=300, cwd=cwd)
         os.close(follower)
         seen = b""
         while True:
@@ -66,5 +76,21 @@ def test_the_command_line_shows_a_progress_line_on_a_terminal_only(tmp_path):
             seen += chunk
     finally:
         os.close(leader)
+    return run, seen
+
+
+def test_generate_and_batch_show_a_bar_with_rate_and_time_left_on_a_terminal_only(tmp_path):
+    generate = [sys.executable, "-m", "kakuro_np", "generate", "6", "6", "--seed", "2",
+                "--count", "3"]
+    plain = subprocess.run(generate, capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0 and plain.stderr == ""
+    run, seen = on_a_terminal(generate)
     assert run.returncode == 0 and run.stdout == plain.stdout
-    assert b"nodes/s" in seen and b"solutions so far" in seen
+    assert b"3/3 [" in seen and b"puzzles/s]" in seen and b"<00:00" in seen   # tqdm's bar
+    batch = [sys.executable, "-m", "kakuro_np", "batch", str(ROOT / "puzzles"),
+             "--out", str(tmp_path / "out.jsonl"), "--workers", "1"]
+    run, seen = on_a_terminal(batch)
+    assert run.returncode == 0 and re.search(rb"\| (\d+)/\1 \[", seen)   # every file, done
+    plain = subprocess.run(batch[:-4] + ["--out", str(tmp_path / "plain.jsonl")] + batch[-2:],
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0 and "/s]" not in plain.stderr
