@@ -48,3 +48,24 @@ def test_the_batch_tour_runs():
     r = ns["r"]
     assert (r.id, r.count, r.status, r.solutions.shape) == ("k3", 40, "multiple", (2, 11, 11))
     assert ns["bad"] == [] and ns["n"] == 40
+
+
+def test_the_ten_line_tour_at_the_top_runs_as_its_comments_say(capsys):
+    text = (ROOT / "README.md").read_text().split("## Contents", 1)[0]
+    code = text.split("```python", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 13
+    namespace = {}
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(code, "README.md", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    import kakuro_np as kn
+    assert namespace["sols"].shape == (40, 11, 11) and kn.count(namespace["p"], limit=2) == 2
+    assert namespace["new"].shape == (10, 10) and kn.count(namespace["new"], limit=2) == 1
+    shown = capsys.readouterr().out
+    assert shown.startswith("unique combination: The across 16 at (1, 0)") and "┌" in shown
+    tip = kn.hint(kn.read(ROOT / "puzzles" / "k2-played.pipe"))
+    assert tip.technique == "mistake" and "3 at (2, 3)" in tip.reason
+    assert kn.kc(16, 2).tolist() == [[7, 9]] and kn.grade(ROOT / "puzzles" / "k7.txt").label == "medium"
