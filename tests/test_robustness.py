@@ -298,7 +298,9 @@ PUZZLE_ALPHABET = "x_\\|;,-0123456789 \t\n#()[]{}\"rows:"
 
 
 def only_puzzle_errors(text, fmt=None):
-    """Parse and, if that works, solve a little; only PuzzleError may come out."""
+    """Parse and, if that works, solve a little; only PuzzleError may come out, or a
+    SolveTimeout of a puzzle that parsed (5 s include compiling on an empty cache, so
+    whether they suffice depends on the machine)."""
     try:
         p = kn.parse(text, format=fmt)
     except kn.PuzzleError as e:
@@ -308,7 +310,7 @@ def only_puzzle_errors(text, fmt=None):
         kn.kakuro(p, limit=5, timeout=5)
         kn.count(p, limit=5, timeout=5)
         kn.reduce(p, timeout=5)
-    except kn.PuzzleError:
+    except (kn.PuzzleError, kn.SolveTimeout):
         pass
 
 
