@@ -1055,13 +1055,13 @@ def _terminated(signum=None, frame=None) -> None:
 def _stop_helpers() -> None:
     """Leave no process behind: a batch under way lets its line being written end and
     kills its workers (``batch.stop``), and the helpers compiling kernels ahead are
-    killed (``ahead.stop_all``); nothing to do for modules not loaded."""
-    batch = sys.modules.get(f"{__package__}.batch")
-    if batch is not None:
-        batch.stop()
-    ahead = sys.modules.get(f"{__package__}.engine.core.ahead")
-    if ahead is not None:
-        ahead.stop_all()
+    killed (``ahead.stop_all``); nothing to do for modules not loaded. A signal may come
+    while the work's thread is still importing one of them: a module not run as far as
+    its ``stop`` has started nothing to stop, and a handler must not raise."""
+    for module, stop in (("batch", "stop"), ("engine.core.ahead", "stop_all")):
+        stop = getattr(sys.modules.get(f"{__package__}.{module}"), stop, None)
+        if stop is not None:
+            stop()
 
 
 def main(argv=None) -> int:
