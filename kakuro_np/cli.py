@@ -1075,8 +1075,7 @@ def main(argv=None) -> int:
     interpreter's teardown of numba (about 0.1 s).
     """
     if argv is None:
-        signal.signal(signal.SIGINT, _interrupted)           # before numpy loads, not after
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # read when numpy loads
+        _as_the_program()
     parser = build_parser()
     if not (sys.argv[1:] if argv is None else argv):  # no command: the help, not an error
         parser.print_help()
@@ -1097,6 +1096,17 @@ def main(argv=None) -> int:
     if argv is None:
         _exit(code)
     return code
+
+
+def _as_the_program() -> None:
+    """Run as the program: Ctrl-C is ``_interrupted``, set before numpy loads, not after;
+    OpenBLAS gets one thread (read when numpy loads). A process forked from this one (a
+    batch's worker) ignores Ctrl-C from its first instruction: the terminal sends it to
+    the whole process group, and it is this process's to handle (a worker still running
+    the handler it was forked with printed its own "interrupted", and three were seen)."""
+    signal.signal(signal.SIGINT, _interrupted)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
 
 
 def _exit(code: int) -> None:

@@ -398,6 +398,21 @@ def test_ctrl_c_while_the_work_still_imports_a_module_with_helpers_is_one_line()
     assert (out.returncode, out.stderr) == (130, "kakuro-np: interrupted\n")
 
 
+def test_a_fork_of_the_program_leaves_ctrl_c_to_it():
+    # A batch's worker forked with the program's handler printed its own "interrupted"
+    # until its initializer ran: Ctrl-C at a batch's start said it three times.
+    code = ("import os, signal, kakuro_np.cli as cli\n"
+            "cli._as_the_program()\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    os._exit(0 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else 1)\n"
+            "assert signal.getsignal(signal.SIGINT) is cli._interrupted\n"
+            "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "0\n", "")
+
+
 def test_svg_dash_writes_to_standard_output(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))        # this package, from another folder
     out = run("render", ROOT / "puzzles/k0.txt", "--svg", "-", cwd=tmp_path)
