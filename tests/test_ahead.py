@@ -46,6 +46,17 @@ CALLERS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def no_helper_left():
+    """Each test starts and ends with no helper of this process compiling. A thrashing
+    search starts helpers for what it may need next (``any``, ``learn``); on a loaded
+    machine one was still compiling several tests later, and the tests that count the
+    helpers failed. A helper killed only loses its head start."""
+    ahead.stop_all()
+    yield
+    ahead.stop_all()
+
+
 def test_every_kernel_compiled_ahead_has_a_caller_here():
     assert set(CALLERS) == set(ahead.KERNELS)
 
