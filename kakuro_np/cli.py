@@ -596,6 +596,15 @@ def cmd_generate(args) -> int:
     from .render import boxed
     from .svg import svg
     from .tokens import backslash_clue
+    layout = None
+    if args.layout is not None:
+        from .layout import checked_layout, read_layout
+        if args.rows is not None:
+            raise PuzzleError("--layout gives the grid's size: leave ROWS and COLS out")
+        layout = checked_layout(read_layout(_source(args.layout)), args.min_run)
+        args.rows, args.cols = layout.shape
+    elif args.cols is None:
+        raise PuzzleError("give ROWS and COLS, or --layout FILE")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     for d in (args.out, args.svg):
         if d:
@@ -605,8 +614,10 @@ def cmd_generate(args) -> int:
                 raise PuzzleError(f"cannot make the folder: {e.strerror}", source=d) from None
     shown = bar(args.count) if args.count > 1 else None
     for i in range(args.count):
-        puzzle = generate(args.rows, args.cols, density=args.density, symmetry=args.symmetry,
-                          min_run=args.min_run, seed=[seed, i], grade=args.grade)
+        puzzle = generate(None if layout is not None else args.rows,
+                          None if layout is not None else args.cols, layout=layout,
+                          density=args.density, symmetry=args.symmetry, min_run=args.min_run,
+                          seed=[seed, i], grade=args.grade, timeout=args.timeout)
         if i == 0 and args.seed is None:         # once the arguments made a puzzle
             _say(f"seed {seed}")
         name = f"kakuro-{args.rows}x{args.cols}-{seed}-{i + 1}"
@@ -962,18 +973,25 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Make new puzzles, each proved to have exactly one "
                                    "solution, with the look of published grids. Without "
                                    "--out, each puzzle is printed, a blank line between.")
-    p.add_argument("rows", type=_whole(3, 200), metavar="ROWS",
+    p.add_argument("rows", type=_whole(3, 200), metavar="ROWS", nargs="?",
                    help="rows, the clue row included")
-    p.add_argument("cols", type=_whole(3, 200), metavar="COLS",
+    p.add_argument("cols", type=_whole(3, 200), metavar="COLS", nargs="?",
                    help="columns, the clue column included")
+    p.add_argument("--layout", metavar="FILE",
+                   help="fill a writer's own pattern instead: any puzzle file (its pattern "
+                        "is kept, its sums ignored) or a picture of lines of # (black) and "
+                        ". (to fill), the clue row and column included")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="seconds a puzzle; past them the command stops (exit 124)")
     p.add_argument("--count", type=_positive, default=1, metavar="N",
                    help="how many puzzles (default 1; a progress bar on a terminal)")
     p.add_argument("--seed", type=_whole(0, 2**63 - 1), metavar="S",
                    help="the same seed gives the same puzzles (default: a random one, "
                         "printed on stderr)")
     p.add_argument("--density", type=float, metavar="D",
-                   help="share of blank cells inside the clue row and column the layout "
-                        "is drawn with (default 0.6); blocks that make it unique lower it")
+                   help="share of blank cells inside the clue row and column (default 0.7, "
+                        "as published grids); blocks that make it unique lower it by 0.05 "
+                        "at most")
     p.add_argument("--symmetry", choices=("rotational", "mirror", "none"),
                    default="rotational", help="the layout's symmetry (default rotational)")
     p.add_argument("--min-run", type=_whole(1, 2), default=2, metavar="N",

@@ -1,13 +1,14 @@
 """The generator and the writer's tools: new puzzles, each proved to have one solution.
 
-``generate`` draws a layout (``layout``), fills it with random digits that
-never repeat in a run (``fill_layout``), reads the clues off the fill
-(``clues_of``), and then makes the puzzle unique (``make_unique``): it changes
-the fill's digits while that lowers the ambiguity the combinations leave, and
-where that stalls and two solutions remain, it blacks out a cell where they
-differ (or, where no block leaves a layout, changes a digit there). For a
-grade, it then steers the digits until the solve by logic (``techniques``'
-ladder) needs the grade's techniques (``steer``). The same seed gives the
+``generate`` draws a layout that looks published (``layout.make_layout``), or takes
+a writer's (``layout=``), fills it with random digits that never repeat in a run
+(``fill_layout``), reads the clues off the fill (``clues_of``), and then makes the
+puzzle unique (``make_unique``): it changes the fill's digits while that lowers the
+ambiguity the combinations leave, and where that stalls and two solutions remain, it
+changes a digit where they differ (``kick``), and climbs again. Only after many kicks
+in a row, and never on a writer's layout, does it black out a cell where they differ
+(a block), within the layout's rules. For a grade, it then steers the digits until
+the solve by logic (``techniques``' ladder) needs the grade's techniques (``steer``). The same seed gives the
 same puzzle: every draw comes from one ``numpy.random.Generator``, and every
 answer the solver gives it is exact and found without a clock: counts up to
 2, and two solutions found by the hunt within a number of nodes.
@@ -18,10 +19,10 @@ fill       : (H, W) int8, a digit on every blank cell (0 elsewhere), no digit tw
              in a run: a solution the clues are read from.
 ambiguity  : the candidates the combinations leave beyond one per cell, summed.
 differences: the cells where two of a puzzle's solutions differ.
-block      : a cell blacked out (with its symmetric twins) where two solutions
-             differ, the runs around it fixed by blacking out only.
-kick       : a cell where two solutions differ given another digit at random, where
-             no block there leaves a layout.
+kick       : a cell where two solutions differ given the digit that leaves the least
+             ambiguity.
+block      : the last resort: a cell blacked out (with its symmetric twins) where two
+             solutions differ, the runs around it fixed by blacking out only.
 band       : the scores of a grade's label, ``grade.BANDS``; a draft's cost is how far
              its score is from the band (``grade_cost``).
 """
@@ -40,15 +41,17 @@ from .engine.core.jit import NO_DEADLINE, kernel
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
-from .layout import (DEFAULT_DENSITY, fix_one, keep_largest_region, make_layout, orbits, row_runs,
-                     set_orbit)
+from .layout import (DEFAULT_DENSITY, LARGEST_BLACK, checked_layout, cut_allowed, fix_one,
+                     keep_largest_region, make_layout, orbits, row_runs, set_orbit)
 from .puzzle import Puzzle, PuzzleLike
 from .techniques import climb
 
 #: Steps a fill may backtrack, per blank cell, before its layout is drawn again.
 FILL_STEPS_PER_CELL = 50
-#: Steps a climb takes in a row without the ambiguity falling before it stops.
+#: Steps a climb takes in a row without the ambiguity falling before it stops; after a
+#: kick, which changes the ambiguity near one cell, KICK_STALL.
 CLIMB_STALL = 256
+KICK_STALL = 32
 #: Steps a steer toward a grade takes in a row without coming closer before it stops.
 STEER_STALL = 64
 #: What a draft the ladder (up to the grade's techniques) does not solve costs, plus
@@ -58,12 +61,16 @@ UNSOLVED_COST = 1000.0
 #: combinations leave open instead (drafts need 6-20 nodes, at most about 1000 measured;
 #: on a dense draft the hunt can thrash for seconds).
 HUNT_NODES = 2_000
-#: How far below the density asked for blocks may take a layout; past it, kicks instead.
-#: 0.2 (in place of 0.25) ends 30x30 grids at a blank share of 0.40 (not 0.37) in 15.6 s
-#: (not 6.7 s) median; 20x20 at 0.43 (not 0.39) in the same 1.0 s.
-BLOCK_SLACK = 0.25
-#: Cells one fill may black out, per blank cell, before a new layout is drawn.
-BLOCKS_PER_CELL = 0.25
+#: How far below the density asked for blocks may take a layout (the layouts are drawn
+#: at it or a little below: a 0.7 asked for stays within published grids' 0.62-0.81).
+BLOCK_SLACK = 0.05
+#: Kicks (a digit changed where two solutions differ) a fill takes in a row before a block,
+#: the last resort, may go there.
+KICKS_BEFORE_BLOCK = 20
+#: Rounds (a climb, then a kick or a block) one fill may take, per blank cell.
+ROUNDS_PER_CELL = 1.0
+#: What a generator past its ``timeout=`` was doing (``SolveTimeout``'s message).
+DOING = "making a puzzle unique"
 
 
 @kernel
@@ -192,8 +199,9 @@ def cells_to_block(puzzle, draft):
 
 def block(blank, orbit, cell, rng, min_run, density):
     """``blank`` with ``cell``'s orbit blacked out and the runs fixed by blacking out only
-    (so the fill stays valid), or None when that leaves no well-formed layout
-    dense enough."""
+    (so the fill stays valid), or None when that leaves no well-formed layout dense
+    enough, or one with a black square or region larger than published grids have
+    (``layout.cut_allowed``)."""
     out = blank.copy()
     set_orbit(out, orbit, tuple(cell), False)
     while fix_one(out, orbit, rng, min_run, False):
@@ -202,7 +210,8 @@ def block(blank, orbit, cell, rng, min_run, density):
         return None
     if out[1:, 1:].mean() < density - BLOCK_SLACK:
         return None
-    return out
+    most_black = max(int(LARGEST_BLACK * out[1:, 1:].size), 1)
+    return out if cut_allowed(out, min_run, most_black) else None
 
 
 class Draft(NamedTuple):
@@ -390,36 +399,40 @@ def fill_of(draft, shape):
     return fill
 
 
-def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STALL, label=None):
+def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_STALL,
+                label=None, may_block=True, deadline=NO_DEADLINE):
     """``(blank, fill)`` whose clues have exactly one solution, by repairs, or None.
 
     The fill's digits climb down the ambiguity (``lower_ambiguity``). Where
     the climb stalls above 0, the solver counts up to two (``count(limit=2)``)
-    and, if there are two, a cell where two solutions differ is blacked out
-    (``block``, at cells from ``cells_to_block``), and the climb goes on. Once
-    the ambiguity is 0, or the count is 1, the puzzle is unique.
+    and, if there are two, a cell where two solutions differ gets the digit that
+    leaves the least ambiguity (``kick``), and the climb goes on. Once the ambiguity
+    is 0, or the count is 1, the puzzle is unique. After KICKS_BEFORE_BLOCK kicks in
+    a row, and only with ``may_block``, a cell where two solutions differ is blacked out
+    instead (``block``, at cells from ``cells_to_block``), where that keeps the layout
+    within published grids' figures; a writer's layout is never changed.
 
     With a grade ``label``, a unique fill is then steered toward the label's
     band of scores (``steer``): solved by the ladder's logic within the band,
     it is done (logic alone proves it unique). A draft the label's techniques
-    cannot solve gets a block where two solutions differ, or, when it is
+    cannot solve gets a kick (or a block) where two solutions differ, or, when it is
     unique, at a cell they leave open, and the climb goes on. A draft they
     solve too easily is given up (None).
 
-    Where a block at every chosen cell would leave the layout too sparse or
-    split it, one of those cells gets another digit at random (``kick``) and
-    the climb goes on. None when none can, or after BLOCKS_PER_CELL rounds per
-    blank cell.
-    ``climb_stall`` 0 leaves the digits as drawn (blocks alone; see
-    ``bench/generate.py``).
+    None when no kick can be made, or after ROUNDS_PER_CELL rounds per blank cell.
+    SolveTimeout past ``deadline`` (monotonic ns). ``climb_stall`` 0 leaves the digits
+    as drawn (kicks and blocks alone; see ``bench/generate.py``).
     """
+    from .check import _left
     from .solve import count
-    for _ in range(max(int(BLOCKS_PER_CELL * blank.sum()), 2)):
+    kicks = 0
+    for _ in range(max(int(ROUNDS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
-        score = lower_ambiguity(draft, rng.integers(1 << 31), climb_stall)
+        score = lower_ambiguity(draft, rng.integers(1 << 31),
+                                climb_stall if not kicks else min(climb_stall, KICK_STALL))
         fill = fill_of(draft, blank.shape)
         puzzle = clues_of(blank, fill)
-        several = score > 0 and count(puzzle, limit=2) > 1
+        several = score > 0 and count(puzzle, limit=2, timeout=_left(deadline, DOING)) > 1
         if not several:
             if label is None:
                 return blank, fill
@@ -430,32 +443,45 @@ def make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=CLIMB_STA
             if cost < UNSOLVED_COST:
                 return None                 # logic solves it, but too easily
             puzzle = clues_of(blank, fill)
-            several = count(puzzle, limit=2) > 1
+            several = count(puzzle, limit=2, timeout=_left(deadline, DOING)) > 1
         cells = cells_to_block(puzzle, draft) if several else open_cells
-        for cell in cells[rng.permutation(len(cells))]:     # the first that leaves a layout
-            trial = block(blank, orbit, cell, rng, min_run, density)
-            if trial is not None:
-                break
-        else:                               # no block leaves a layout: change a digit
+        trial = None
+        if may_block and kicks >= KICKS_BEFORE_BLOCK:
+            for cell in cells[rng.permutation(len(cells))]:     # the first that keeps a layout
+                trial = block(blank, orbit, cell, rng, min_run, density)
+                if trial is not None:
+                    break
+        if trial is None:
             if not kick(draft, cells, blank.shape, rng):
                 return None
+            kicks += 1
             fill = fill_of(draft, blank.shape)
             continue
+        kicks = 0
         blank, fill = trial, np.where(trial, fill, 0).astype(np.int8)
     return None
 
 
 def kick(draft, cells, shape, rng):
-    """Give one of ``cells`` ((n, 2), rows and columns in a grid of ``shape``; a random one
-    that has any) another digit its runs allow, at random; False when none has."""
+    """Give one of ``cells`` ((n, 2), rows and columns in a grid of ``shape``) another digit
+    its runs allow: of all such changes, the one that leaves the least ambiguity (ties
+    go to a random one); False when no cell has another digit."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
+    mask = np.empty(len(draft.digit), np.int64)
+    best = None
     for cell in rng.permutation(flat):
         v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
-        digits = np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1
-        if len(digits):
-            set_fill_digit(draft, v, rng.choice(digits))
-            return True
-    return False
+        own = draft.digit[v]
+        for d in rng.permutation(np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1):
+            set_fill_digit(draft, v, d)
+            left = ambiguity(draft, mask)
+            if best is None or 0 <= left < best[0]:
+                best = (left, v, d)
+        set_fill_digit(draft, v, own)
+    if best is None:
+        return False
+    set_fill_digit(draft, best[1], best[2])
+    return True
 
 
 def steer_to(label, draft, rng, shape):
@@ -469,30 +495,40 @@ def steer_to(label, draft, rng, shape):
     return cost, np.stack(np.unravel_index(cells, shape), axis=1).astype(np.int64)
 
 
-def generate(rows: int, cols: int, *, density: float | None = None, grade: str | None = None,
+def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
+             density: float | None = None, grade: str | None = None,
              symmetry: str = "rotational", min_run: int = 2, seed: int | None = None,
-             tries: int = 100) -> Puzzle:
-    """A new puzzle with exactly one solution, its layout like a published grid's.
+             tries: int = 100, timeout: float | None = None) -> Puzzle:
+    """A new puzzle with exactly one solution, its layout like a published grid's, or on
+    a writer's own layout.
 
     Parameters
     ----------
     rows, cols : int
-        The grid's size, clue row and column included (at least 3 each).
+        The grid's size, clue row and column included (at least 3 each); taken from
+        ``layout`` when it is given.
+    layout : (H, W) array of bool, or a Puzzle, optional
+        A writer's pattern: True on the cells to fill, row 0 and column 0 holding the
+        clues (a Puzzle gives its pattern; its sums are not read). The puzzle has
+        exactly that pattern: only the digits are chosen. PuzzleError names the first
+        cell that breaks a rule (a blank on row 0 or column 0, a run shorter than
+        ``min_run`` or over 9), and says so when no filling tried is unique.
     density : float, optional
-        The share of blank cells inside the clue row and column the layout is
-        drawn with (default 0.6, as published grids); the blocks that make the
-        puzzle unique lower it by up to BLOCK_SLACK (measured: 10x10 grids end
-        near 0.52, 20x20 and 30x30 near 0.38).
+        The share of blank cells inside the clue row and column (default 0.7, as
+        published grids: 0.62-0.81). Blocks, the last resort of making a puzzle
+        unique, lower it by at most BLOCK_SLACK.
     grade : {"easy", "medium", "hard", "expert"}, optional
         The label ``kn.grade`` gives the puzzle (see ``make_unique``).
     symmetry : {"rotational", "mirror", "none"}
-        The layout's symmetry.
+        The layout's symmetry (not with ``layout``).
     min_run : {2, 1}
         The shortest run; 1 allows single-cell runs.
     seed : int, optional
         The same seed gives the same puzzle.
     tries : int
-        Layouts drawn before giving up (PuzzleError).
+        Layouts (with ``layout``: fillings) drawn before giving up (PuzzleError).
+    timeout : float, optional
+        Seconds; past them SolveTimeout is raised.
 
     Examples
     --------
@@ -502,16 +538,46 @@ def generate(rows: int, cols: int, *, density: float | None = None, grade: str |
     ((8, 8), 1, True)
     >>> kn.grade(generate(9, 9, grade="hard", seed=1)).label
     'hard'
+    >>> mine = generate(layout=p.blank, seed=2)
+    >>> bool((mine.blank == p.blank).all()), kn.count(mine, limit=2)
+    (True, 1)
     """
+    from .engine.core.jit import deadline_ns
     if grade is not None and grade not in LABELS:
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
+    rng, deadline = np.random.default_rng(seed), deadline_ns(timeout)
+    if layout is not None:
+        blank = checked_layout(layout, min_run)
+        if (rows, cols) not in ((None, None), blank.shape):
+            raise PuzzleError(f"the layout is {blank.shape[0]}x{blank.shape[1]}, not "
+                              f"{rows}x{cols}: leave rows and cols out")
+        return layout_puzzle(rng, blank, min_run, tries, grade, deadline)
+    if rows is None or cols is None:
+        raise PuzzleError("give the grid's rows and cols, or a layout")
     density = DEFAULT_DENSITY if density is None else float(density)
-    return unique_puzzle(np.random.default_rng(seed), rows, cols, density, symmetry, min_run,
-                         tries, label=grade)[0]
+    return unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, label=grade,
+                         deadline=deadline)[0]
+
+
+def layout_puzzle(rng, blank, min_run, tries, label=None, deadline=NO_DEADLINE) -> Puzzle:
+    """``generate``'s work on a writer's layout ``blank``: up to ``tries`` random fillings,
+    each made unique by kicks alone (``make_unique`` without blocks)."""
+    orbit = orbits(*blank.shape, "none")
+    for _ in range(tries):
+        fill = random_fill(blank, rng)
+        if fill is None:
+            continue
+        made = make_unique(blank, fill, orbit, rng, min_run, 1.0, label=label, may_block=False,
+                           deadline=deadline)
+        if made is not None:
+            return clues_of(*made)
+    graded = f" {label}" if label else ""
+    raise PuzzleError(f"no filling of this {blank.shape[0]}x{blank.shape[1]} layout found in "
+                      f"{tries} tries made a unique{graded} puzzle")
 
 
 def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
-                  climb_stall=CLIMB_STALL, label=None):
+                  climb_stall=CLIMB_STALL, label=None, deadline=NO_DEADLINE):
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
     climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
     orbit = orbits(rows, cols, symmetry)
@@ -520,7 +586,8 @@ def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
         fill = random_fill(blank, rng)
         if fill is None:
             continue
-        made = make_unique(blank, fill, orbit, rng, min_run, density, climb_stall, label)
+        made = make_unique(blank, fill, orbit, rng, min_run, density, climb_stall=climb_stall,
+                           label=label, deadline=deadline)
         if made is not None:
             return clues_of(*made), drawn
     graded = f" {label}" if label else ""
