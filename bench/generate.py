@@ -91,6 +91,66 @@ def grades(sizes, n, results):
         write_section("generate-grades", text)
 
 
+#: Published grids' layout figures (999 puzzles of a public collection, issue 49): the
+#: blank share's 5th-95th percentile, and the most the other two reach in them.
+PUBLISHED = {"blank_share": (0.62, 0.81), "black_region": 0.091, "black_square": 3}
+
+
+def figures(sizes, n):
+    """Layout figures and time per puzzle of ``kn.generate(size, size, seed=i)``, seeds
+    0..n-1, against published grids' (PUBLISHED)."""
+    from kakuro_np.layout import layout_figures
+    rows = ["| size | made | median | slowest | blank share, median (min-max) | largest black "
+            "region, median (max) | widest black square, median (max) | within published |",
+            "|---|---:|---:|---:|---|---|---|---:|"]
+    for size in sizes:
+        times, figs = [], []
+        for seed in range(n):
+            t = time.perf_counter()
+            p = kn.generate(size, size, seed=seed)
+            times.append(time.perf_counter() - t)
+            assert kn.count(p, limit=2) == 1
+            figs.append(layout_figures(p.blank))
+        share = [f.blank_share for f in figs]
+        region = [f.black_region for f in figs]
+        square = [f.black_square for f in figs]
+        low, high = PUBLISHED["blank_share"]
+        within = sum(low <= f.blank_share <= high and f.black_region <= 0.10
+                     and f.black_square <= 2 for f in figs)
+        rows.append(f"| {size}x{size} | {n} | {statistics.median(times):.2f} s | "
+                    f"{max(times):.2f} s | {statistics.median(share):.2f} ({min(share):.2f}-"
+                    f"{max(share):.2f}) | {statistics.median(region):.1%} ({max(region):.1%}) | "
+                    f"{statistics.median(square):g} ({max(square)}) | {within} of {n} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def writers_layouts(n):
+    """``kn.generate(layout=...)`` on the samples' patterns and on ``n`` of the
+    published-style set's: seconds to a unique puzzle on each pattern."""
+    import json
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parent.parent
+    patterns = [(path.stem, kn.read(path).blank) for path in sorted(root.glob("puzzles/k*.txt"))]
+    with open(root / "bench" / "sets" / "published.jsonl") as f:
+        lines = f.readlines()
+    for line in lines[::max(1, len(lines) // n)][:n]:
+        item = json.loads(line)
+        patterns.append((item["name"], kn.parse(item["grid"]).blank))
+    rows = ["| pattern | size | blanks | seconds | unique |", "|---|---|---:|---:|---|"]
+    times = []
+    for name, blank in patterns:
+        t = time.perf_counter()
+        p = kn.generate(layout=blank, seed=1)
+        times.append(time.perf_counter() - t)
+        assert (p.blank == blank).all()
+        unique = kn.count(p, limit=2) == 1
+        rows.append(f"| {name} | {blank.shape[0]}x{blank.shape[1]} | {int(blank.sum())} | "
+                    f"{times[-1]:.2f} | {'yes' if unique else 'NO'} |")
+        print(rows[-1], flush=True)
+    return rows, times
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 15, 20, 30])
@@ -99,11 +159,23 @@ def main():
     ap.add_argument("--climb-only", action="store_true", help="skip blocks alone")
     ap.add_argument("--grades", action="store_true",
                     help="the grades hit per requested grade, in place of the times")
+    ap.add_argument("--figures", action="store_true",
+                    help="layout figures and time per puzzle against published grids'")
+    ap.add_argument("--layouts", type=int, metavar="N",
+                    help="fill the samples' patterns and N of the published-style set's")
     args = ap.parse_args()
     kn.generate(8, 8, seed=0)                      # compile every kernel first
     kn.generate(8, 8, seed=0, grade="hard")
     if args.grades:
         return grades(args.sizes, args.n, args.results)
+    if args.figures:
+        print("\n".join(figures(args.sizes, args.n)))
+        return None
+    if args.layouts is not None:
+        rows, times = writers_layouts(args.layouts)
+        print("\n".join(rows))
+        print(f"median {statistics.median(times):.2f} s, slowest {max(times):.2f} s")
+        return None
     assert kn.generate(12, 12, seed=1) == kn.generate(12, 12, seed=1)
     rows = ["| size | repair | made | median | slowest | layouts drawn | blank share | target |",
             "|---|---|---:|---:|---:|---:|---:|---|"]

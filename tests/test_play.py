@@ -228,6 +228,25 @@ def test_create_mode_says_unique_multiple_or_incomplete_and_plays():
     assert state["mode"] == "play" and state["running"]
 
 
+def test_create_mode_fills_a_drawn_layout_with_sums_of_one_solution():
+    pattern = kn.read(PUZZLES / "k2.txt").blank
+    game = Game()
+    created(game, kn.Puzzle(pattern, np.zeros(pattern.shape, int), np.zeros(pattern.shape, int)))
+    state = game.fill()
+    assert state["mode"] == "create" and state["message"] == "sums filled in: one solution"
+    assert np.array_equal(game.puzzle.blank, pattern) and kn.count(game.puzzle, limit=2) == 1
+    filled = game.puzzle
+    game.undo()
+    assert not np.array(game.state()["down"]).any()
+    game.redo()
+    assert game.puzzle == filled
+    game.edit({"op": "toggle", "cell": [1, 1]})                # k2's (1, 2) is left alone
+    with pytest.raises(MoveError, match=r"cannot fill this layout: cell \(1, 2\): a run of 1"):
+        game.fill()
+    with pytest.raises(MoveError, match="create mode"):
+        Game(kn.parse(TINY)).fill()
+
+
 def test_create_mode_refuses_bad_edits():
     game = Game()
     game.new({"rows": 5, "cols": 5})

@@ -148,6 +148,25 @@ def test_a_6x6_is_created_and_unique_appears(open_page):
     expect(page.locator("body")).to_have_class(re.compile(r"\bplay\b"))
 
 
+def test_a_drawn_layout_gets_its_sums_from_the_fill_button(open_page):
+    pattern = kn.generate(6, 6, seed=3).blank
+    page = open_page(Game())
+    page.fill("#new-rows", "6")
+    page.fill("#new-cols", "6")
+    page.click("#new")
+    expect = playwright_api.expect
+    for r in range(1, 6):
+        for c in range(1, 6):
+            if not pattern[r, c]:
+                cell(page, r, c).click()
+                expect(cell(page, r, c)).not_to_have_class(re.compile(r"\bblank\b"))
+    page.click("#fill-layout")
+    expect(page.locator("#message")).to_have_text("sums filled in: one solution")
+    expect(page.locator("#status")).to_contain_text("unique")
+    page.click("#to-play")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bplay\b"))
+
+
 def test_another_sites_page_cannot_drive_the_game(browser, open_page):
     """A page of another origin (a second server on another port) posts to the play server
     as a cross-site form would (text/plain, no preflight) and with fetch: nothing changes."""

@@ -663,6 +663,38 @@ class Game:
                                 f"{across[r, c] or '-'} across")
         raise MoveError(f"unknown edit {op!r}: use toggle or sum")
 
+    def fill(self) -> dict:
+        """Give the drawn layout sums that have exactly one solution (``generate(layout=)``):
+        the writer's pattern is kept, the sums typed so far are replaced (undoable)."""
+        import hashlib
+
+        from ..generate import generate
+        from ..layout import checked_layout
+        until = self._until()
+        with self.lock:
+            self._mode_is("create")
+            b, version = self.board, self.version
+        try:
+            checked_layout(b.blank)
+        except PuzzleError as e:
+            raise MoveError(f"cannot fill this layout: {e}") from None
+        seed = int.from_bytes(hashlib.sha256(b.blank.tobytes()).digest()[:8], "little")
+
+        def work():                             # the same layout gets the same sums
+            try:
+                return generate(layout=b.blank, seed=seed, timeout=self.work_seconds)
+            except PuzzleError as e:
+                return e
+        made = self._ask("the fill", ("fill", _board_key(b)), work, until)
+        if isinstance(made, PuzzleError):
+            raise MoveError(f"cannot fill this layout: {made}")
+        with self.lock:
+            if made is not None and self._current(version, "the fill"):
+                self._commit(b._replace(down=made.down.astype(b.down.dtype),
+                                        across=made.across.astype(b.across.dtype)),
+                             "sums filled in: one solution")
+        return self.state(until)
+
     @_changes
     def mode(self, body):
         """Switch between play and create."""

@@ -502,6 +502,7 @@ function init() {
   button("pause", () => post("/api/pause", { running: !(state && state.running) }));
   button("to-create", () => post("/api/mode", { mode: "create" }));
   button("to-play", () => post("/api/mode", { mode: "play" }));
+  button("fill-layout", () => post("/api/fill"));
   button("new", () => {
     selected = null;
     post("/api/new", { rows: Number($("new-rows").value), cols: Number($("new-cols").value) });
