@@ -48,6 +48,14 @@ def test_generated_puzzles_look_published_at_every_size(size):
         assert kn.count(p, limit=2) == 1
 
 
+@pytest.mark.parametrize("size", [6, 7, 8])
+def test_small_generated_puzzles_have_one_solution_by_an_independent_enumeration(size):
+    for seed in range(3):
+        p = kn.generate(size, size, seed=seed)
+        solutions = essay.kakuro(p)                       # plain numpy, the essay's own
+        assert len(solutions) == 1 and np.array_equal(solutions[0], kn.kakuro(p)[0])
+
+
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_writers_layout_is_filled_to_a_unique_puzzle_on_that_pattern(name):
     path = PUZZLES / name
