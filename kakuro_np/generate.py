@@ -8,8 +8,9 @@ ambiguity the combinations leave, and where that stalls and two solutions remain
 changes a digit where they differ (``kick``), and climbs again. Only after many kicks
 in a row, and never on a writer's layout, does it black out a cell where they differ
 (a block), within the layout's rules. For a grade, it then steers the digits until
-the solve by logic (``techniques``' ladder) needs the grade's techniques (``steer``). The same seed gives the
-same puzzle: every draw comes from one ``numpy.random.Generator``, and every
+the solve by logic (``techniques``' ladder) needs the grade's techniques (``steer``).
+The same seed gives the same puzzle: every draw comes from one
+``numpy.random.Generator``, and every
 answer the solver gives it is exact and found without a clock: counts up to
 2, and two solutions found by the hunt within a number of nodes.
 
@@ -61,7 +62,7 @@ UNSOLVED_COST = 1000.0
 #: combinations leave open instead (drafts need 6-20 nodes, at most about 1000 measured;
 #: on a dense draft the hunt can thrash for seconds).
 HUNT_NODES = 2_000
-#: The least ambiguous kicks the hunt tries before one is made (``kick``).
+#: On a writer's layout, the least ambiguous kicks counted before one is made (``kick``).
 KICK_LOOKAHEAD = 8
 #: How far a kick's lookahead counts the solutions each change leaves.
 KICK_COUNT_CAP = 64
