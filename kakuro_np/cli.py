@@ -231,6 +231,25 @@ def bar(total=None, unit=" puzzles", leave=True):
                 dynamic_ncols=sized, **({} if sized else {"ncols": 80, "nrows": 24}))
 
 
+class _Bar:
+    """A ``bar`` made at the first step, when a callback first tells the total."""
+
+    def __init__(self, unit: str):
+        self.unit, self.shown, self.made = unit, None, False
+
+    def step(self, total: int) -> bool:
+        """One more done; whether a bar shows it."""
+        if not self.made:
+            self.shown, self.made = bar(total, self.unit), True
+        if self.shown is not None:
+            self.shown.update()
+        return self.shown is not None
+
+    def close(self) -> None:
+        if self.shown is not None:
+            self.shown.close()
+
+
 def _json(obj) -> None:
     """One JSON object a line on stdout (``--json``)."""
     import json
@@ -598,10 +617,10 @@ def cmd_generate(args) -> int:
     from .tokens import backslash_clue
     layout = None
     if args.layout is not None:
-        from .layout import checked_layout, read_layout
+        from .layout import read_layout
         if args.rows is not None:
             raise PuzzleError("--layout gives the grid's size: leave ROWS and COLS out")
-        layout = checked_layout(read_layout(_source(args.layout)), args.min_run)
+        layout = read_layout(_source(args.layout))      # generate checks its rules
         args.rows, args.cols = layout.shape
     elif args.cols is None:
         raise PuzzleError("give ROWS and COLS, or --layout FILE")
@@ -647,21 +666,14 @@ def cmd_batch(args) -> int:
         output_path(args.out, "; give --out a results file or a new path, or omit it to "
                                 "write the results to stdout")
     from .batch import run_batch
-    shown = []                                       # the bar, once the total is known
-
-    def step(result, done, total):
-        if not shown:
-            shown.append(bar(total))
-        if shown[0]:
-            shown[0].update()
-
+    shown = _Bar(" puzzles")
     try:
         tally = run_batch(args.input, args.out, workers=args.workers, limit=args.limit,
-                          timeout=args.timeout, keep=args.keep, step=step,
+                          timeout=args.timeout, keep=args.keep,
+                          step=lambda result, done, total: shown.step(total),
                           scheduler=args.scheduler)
     finally:
-        if shown and shown[0]:
-            shown[0].close()
+        shown.close()
     skipped = tally.pop("skipped")
     if not tally and not skipped:
         raise PuzzleError("no puzzles in it", source=args.input)
@@ -722,14 +734,10 @@ def cmd_compile(args) -> int:
     from .engine.core import ahead
     from .dist import cores
     jobs = args.jobs or cores()
-    shown = []                                       # the bar, once the total is known
+    shown = _Bar(" kernel groups")
 
     def said(name, seconds, done, total):
-        if not shown:
-            shown.append(bar(total, " kernel groups"))
-        if shown[0]:
-            shown[0].update()
-        else:
+        if not shown.step(total):
             print(f"kakuro-np: compiled {name} ({done}/{total}, {seconds:.1f} s)",
                   file=sys.stderr, flush=True)
 
@@ -738,8 +746,7 @@ def cmd_compile(args) -> int:
     except RuntimeError as e:
         raise Refusal(str(e), EXIT_INTERNAL) from None
     finally:
-        if shown and shown[0]:
-            shown[0].close()
+        shown.close()
     print(f"kernels compiled and cached in {seconds:.1f} s")
     return EXIT_OK
 

@@ -393,8 +393,7 @@ def test_ctrl_c_while_the_work_still_imports_a_module_with_helpers_is_one_line()
             "    sys.modules[name] = types.ModuleType(name)     # run as far as its imports\n"
             "signal.signal(signal.SIGINT, cli._interrupted)\n"
             "signal.raise_signal(signal.SIGINT)\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    out = python_runs(code)
     assert (out.returncode, out.stderr) == (130, "kakuro-np: interrupted\n")
 
 
@@ -408,9 +407,14 @@ def test_a_fork_of_the_program_leaves_ctrl_c_to_it():
             "    os._exit(0 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else 1)\n"
             "assert signal.getsignal(signal.SIGINT) is cli._interrupted\n"
             "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    out = python_runs(code)
     assert (out.returncode, out.stdout, out.stderr) == (0, "0\n", "")
+
+
+def python_runs(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by this interpreter in a process of its own, from the repository."""
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
 
 
 def test_svg_dash_writes_to_standard_output(tmp_path, monkeypatch):

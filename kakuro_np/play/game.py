@@ -669,19 +669,14 @@ class Game:
         import hashlib
 
         from ..generate import generate
-        from ..layout import checked_layout
         until = self._until()
         with self.lock:
             self._mode_is("create")
             b, version = self.board, self.version
-        try:
-            checked_layout(b.blank)
-        except PuzzleError as e:
-            raise MoveError(f"cannot fill this layout: {e}") from None
         seed = int.from_bytes(hashlib.sha256(b.blank.tobytes()).digest()[:8], "little")
 
-        def work():                             # the same layout gets the same sums
-            try:
+        def work():                             # the same layout gets the same sums; a
+            try:                                # layout that breaks a rule is named here
                 return generate(layout=b.blank, seed=seed, timeout=self.work_seconds)
             except PuzzleError as e:
                 return e
