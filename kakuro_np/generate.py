@@ -7,7 +7,9 @@ puzzle unique (``make_unique``): it changes the fill's digits while that lowers 
 ambiguity the combinations leave, and where that stalls and two solutions remain, it
 changes a digit where they differ (``kick``), and climbs again. Only after many kicks
 in a row, and never on a writer's layout, does it black out a cell where they differ
-(a block), within the layout's rules. For a grade, it then steers the digits until
+(a block), within the layout's rules; on a writer's layout the fill is annealed
+instead of climbed, and each kick is the change, of a few, that leaves the fewest
+solutions. For a grade, it then steers the digits until
 the solve by logic (``techniques``' ladder) needs the grade's techniques (``steer``).
 The same seed gives the same puzzle: every draw comes from one
 ``numpy.random.Generator``, and every
@@ -62,10 +64,17 @@ UNSOLVED_COST = 1000.0
 #: combinations leave open instead (drafts need 6-20 nodes, at most about 1000 measured;
 #: on a dense draft the hunt can thrash for seconds).
 HUNT_NODES = 2_000
-#: On a writer's layout, the least ambiguous kicks counted before one is made (``kick``).
-KICK_LOOKAHEAD = 8
-#: How far a kick's lookahead counts the solutions each change leaves.
-KICK_COUNT_CAP = 64
+#: On a writer's layout (no block may help): the annealing of a fresh fill, steps per
+#: blank cell and its temperatures in candidates (``anneal_ambiguity``) ...
+ANNEAL_STEPS_PER_CELL = 100
+ANNEAL_HOT, ANNEAL_COLD = 3.0, 0.05
+#: ... then kicks, each the best of KICK_LOOKAHEAD random changes, by the solutions each
+#: leaves, counted up to KICK_COUNT_CAP (``kick``) ...
+KICK_LOOKAHEAD = 12
+KICK_COUNT_CAP = 100_000
+#: ... and a new fill after KICKS_WITHOUT_GAIN kicks in a row that found no fewer
+#: solutions than before.
+KICKS_WITHOUT_GAIN = 30
 #: How far below the density asked for blocks may take a layout (the layouts are drawn
 #: at it or a little below: a 0.7 asked for stays within published grids' 0.62-0.81).
 BLOCK_SLACK = 0.05
@@ -332,6 +341,51 @@ def lower_ambiguity(draft, seed, max_stall):
 
 
 @kernel
+def anneal_ambiguity(draft, seed, steps, hot, cold):
+    """Lower the draft's ambiguity by simulated annealing; the draft ends at the least
+    ambiguity met, which is returned.
+
+    Each of ``steps`` steps gives a cell (mostly an open one, by its
+    candidates beyond one, else any) a random digit its runs allow, kept
+    when the ambiguity does not rise, or rises by ``x`` with probability
+    ``exp(-x / t)``, the temperature ``t`` falling geometrically from ``hot``
+    to ``cold``. Where the greedy climb (``lower_ambiguity``) stalls on a
+    writer's layout at hundreds of candidates and 10**4-10**5 solutions, this
+    ends near a hundred and tens of solutions (bench/README, session 30).
+    """
+    np.random.seed(seed)
+    V = draft.digit.shape[0]
+    mask = np.empty(V, np.int64)
+    score = ambiguity(draft, mask)
+    least, least_digits = score, draft.digit.copy()
+    for i in range(steps):
+        if score == 0:
+            break
+        t = hot * (cold / hot) ** (i / steps)
+        v = open_cell(mask, score) if np.random.random() < 0.8 else np.random.randint(V)
+        digits = free_digits(draft, v)
+        if digits == 0:
+            continue
+        for _ in range(np.random.randint(POPCOUNT[digits])):
+            digits &= digits - 1                    # a random one of the free digits
+        own = draft.digit[v]
+        set_fill_digit(draft, v, LOWEST_DIGIT[digits & -digits])
+        s = ambiguity(draft, mask)
+        if s < 0 or (s > score and np.random.random() >= np.exp((score - s) / t)):
+            set_fill_digit(draft, v, own)
+            ambiguity(draft, mask)
+        else:
+            score = s
+            if s < least:
+                least = s
+                least_digits[:] = draft.digit
+    for v in range(V):
+        if draft.digit[v] != least_digits[v]:
+            set_fill_digit(draft, v, least_digits[v])
+    return least
+
+
+@kernel
 def grade_cost(draft, mask, top, low, high):
     """How far the draft's grade is from the band ``[low, high)`` of scores.
 
@@ -415,7 +469,10 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     is 0, or the count is 1, the puzzle is unique. After KICKS_BEFORE_BLOCK kicks in
     a row, and only with ``may_block``, a cell where two solutions differ is blacked out
     instead (``block``, at cells from ``cells_to_block``), where that keeps the layout
-    within published grids' figures; a writer's layout is never changed.
+    within published grids' figures. A writer's layout is never changed: there the fill
+    is annealed first (``anneal_ambiguity``), each kick is chosen by counting solutions
+    and is not followed by a climb, and after KICKS_WITHOUT_GAIN kicks in a row that
+    found no fewer solutions than before, the fill is given up (None) for a new one.
 
     With a grade ``label``, a unique fill is then steered toward the label's
     band of scores (``steer``): solved by the ladder's logic within the band,
@@ -430,11 +487,18 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     """
     from .check import _left
     from .solve import count
-    kicks = 0
+    kicks, fewest, no_gain = 0, KICK_COUNT_CAP + 1, 0
     for _ in range(max(int(ROUNDS_PER_CELL * blank.sum()), 2)):
         draft = draft_of(blank, fill)
-        score = lower_ambiguity(draft, rng.integers(1 << 31),
-                                climb_stall if not kicks else min(climb_stall, KICK_STALL))
+        if may_block or label is not None and kicks:
+            score = lower_ambiguity(draft, rng.integers(1 << 31),
+                                    climb_stall if not kicks else min(climb_stall, KICK_STALL))
+        elif not kicks:
+            score = anneal_ambiguity(draft, rng.integers(1 << 31),
+                                     ANNEAL_STEPS_PER_CELL * len(draft.digit), ANNEAL_HOT,
+                                     ANNEAL_COLD)
+        else:                                       # a kick counted its way here: no climb
+            score = ambiguity(draft, np.empty(len(draft.digit), np.int64))
         fill = fill_of(draft, blank.shape)
         puzzle = clues_of(blank, fill)
         several = score > 0 and count(puzzle, limit=2, timeout=_left(deadline, DOING)) > 1
@@ -457,9 +521,14 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
                 if trial is not None:
                     break
         if trial is None:
-            if not kick(draft, cells, blank.shape, rng, None if may_block else blank):
+            left = kick(draft, cells, blank.shape, rng, None if may_block else blank, deadline)
+            if not left:
                 return None
-            kicks += 1
+            kicks, no_gain = kicks + 1, no_gain + 1
+            if left < fewest:
+                fewest, no_gain = left, 0
+            elif not may_block and no_gain >= KICKS_WITHOUT_GAIN:
+                return None                         # a new fill does better than wandering
             fill = fill_of(draft, blank.shape)
             continue
         kicks = 0
@@ -467,52 +536,60 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     return None
 
 
-def kick(draft, cells, shape, rng, blank=None):
+def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     """Give one of ``cells`` ((n, 2), rows and columns in a grid of ``shape``) another digit
-    its runs allow; False when no cell has another digit.
+    its runs allow; 0 when no cell has another digit, else how many solutions it left
+    (KICK_COUNT_CAP + 1: not counted).
 
-    Each change is weighed by the ambiguity it leaves (ties go to a random one). With
-    the layout ``blank`` (a writer's, which no block may change), the KICK_LOOKAHEAD
-    least ambiguous are tried further: the solutions each leaves are counted up to
-    KICK_COUNT_CAP, and the change that leaves the fewest is made. The combinations
-    cannot see a swap such as a 2x2 of cells whose four runs hold them all (a + k,
-    b - k, c - k, d + k keeps every sum), and a count to two says only "two or more";
-    the count says how far a change goes toward one solution. On published-style
-    layouts where kicks by ambiguity found no unique filling in 30 tries, this found
-    one in 7-11 s (bench/README, session 29)."""
+    Without ``blank``, the change that leaves the least ambiguity is made (ties go to a
+    random one). With the layout ``blank`` (a writer's, which no block may change),
+    KICK_LOOKAHEAD random changes are counted instead, each up to KICK_COUNT_CAP
+    solutions, and the one that leaves the fewest is made, even where that is more
+    than now: the combinations cannot see a swap such as a 2x2 of cells whose four
+    runs hold them all (a + k, b - k, c - k, d + k keeps every sum), and the changes
+    they like best often leave as many solutions as before. On published-style
+    layouts where kicks by ambiguity found no unique filling in 30 s, these find one
+    in a few seconds (bench/README, session 30)."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
     mask = np.empty(len(draft.digit), np.int64)
     changes = []
     for cell in rng.permutation(flat):
         v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
-        own = draft.digit[v]
         for d in rng.permutation(np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1):
-            set_fill_digit(draft, v, d)
-            changes.append((ambiguity(draft, mask), len(changes), v, d))
-        set_fill_digit(draft, v, own)
+            changes.append((v, d))
     if not changes:
-        return False
-    changes.sort()
-    best = changes[0]
-    if blank is not None:
-        looked = []
-        for change in changes[:KICK_LOOKAHEAD]:
-            _, _, v, d = change
+        return 0
+    if blank is None:
+        weighed = []
+        for i, (v, d) in enumerate(changes):
             own = draft.digit[v]
             set_fill_digit(draft, v, d)
-            looked.append((solutions_up_to(blank, draft, KICK_COUNT_CAP), change))
+            weighed.append((ambiguity(draft, mask), i))
             set_fill_digit(draft, v, own)
-            if looked[-1][0] == 1:
-                break
-        best = min(looked)[1]
-    set_fill_digit(draft, best[2], best[3])
-    return True
+        v, d = changes[min(weighed)[1]]
+        set_fill_digit(draft, v, d)
+        return KICK_COUNT_CAP + 1
+    counted = []
+    for i in rng.permutation(len(changes))[:KICK_LOOKAHEAD]:
+        v, d = changes[i]
+        own = draft.digit[v]
+        set_fill_digit(draft, v, d)
+        counted.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
+        set_fill_digit(draft, v, own)
+        if counted[-1][0] == 1:
+            break
+    left, i = min(counted)
+    set_fill_digit(draft, *changes[i])
+    return left
 
 
-def solutions_up_to(blank, draft, cap) -> int:
-    """How many solutions the draft's clues have, counted up to ``cap``."""
+def solutions_up_to(blank, draft, cap, deadline=NO_DEADLINE) -> int:
+    """How many solutions the draft's clues have, counted up to ``cap``; SolveTimeout
+    past ``deadline``."""
+    from .check import _left
     from .solve import count
-    return count(clues_of(blank, fill_of(draft, blank.shape)), limit=cap)
+    return count(clues_of(blank, fill_of(draft, blank.shape)), limit=cap,
+                 timeout=_left(deadline, DOING))
 
 
 def steer_to(label, draft, rng, shape):

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (ambiguity, cells_to_block, clues_of, differences, draft_of, fill_of,
-                                grade_cost, kick, lower_ambiguity, random_fill)
+from kakuro_np.generate import (ambiguity, anneal_ambiguity, cells_to_block, clues_of, differences,
+                                draft_of, fill_of, grade_cost, kick, lower_ambiguity, random_fill)
 from kakuro_np.combos import POPCOUNT
 from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
@@ -114,6 +114,39 @@ def test_a_kick_changes_one_digit_and_keeps_the_fill_valid(rows, cols, seed):
         assert len(changed) == 1 and any((changed[0] == c).all() for c in cells)
         assert satisfies(clues_of(blank, kicked), kicked)
         assert np.array_equal(draft_of(blank, kicked).ent_sum, draft.ent_sum)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(st.integers(4, 12), st.integers(4, 12), st.integers(0, 2**32 - 1))
+def test_annealing_ends_at_the_least_ambiguity_it_met_with_a_valid_fill(rows, cols, seed):
+    rng, blank, fill, draft = random_draft(rows, cols, seed)
+    mask = np.empty(len(draft.digit), np.int64)
+    start = ambiguity(draft, mask)
+    least = anneal_ambiguity(draft, seed, 50 * len(draft.digit), 3.0, 0.05)
+    annealed = fill_of(draft, blank.shape)
+    assert satisfies(clues_of(blank, annealed), annealed)
+    assert np.array_equal(draft_of(blank, annealed).ent_sum, draft.ent_sum)
+    assert 0 <= least == ambiguity(draft, mask) <= start
+    assert anneal_ambiguity(draft_of(blank, fill), seed, 50 * len(draft.digit), 3.0, 0.05) == least
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(st.integers(4, 10), st.integers(4, 10), st.integers(0, 2**32 - 1))
+def test_a_kick_on_a_writers_layout_says_how_many_solutions_it_left(rows, cols, seed):
+    rng, blank, fill, draft = random_draft(rows, cols, seed)
+    cells = np.argwhere(blank)[rng.permutation(int(blank.sum()))[:3]]
+    left = kick(draft, cells, blank.shape, rng, blank)
+    kicked = fill_of(draft, blank.shape)
+    if left:
+        assert satisfies(clues_of(blank, kicked), kicked)
+        assert left == kn.count(clues_of(blank, kicked), limit=gen_module().KICK_COUNT_CAP)
+        assert len(np.argwhere(kicked != fill)) == 1
+    else:
+        assert np.array_equal(kicked, fill)
+
+
+def gen_module():
+    return importlib.import_module("kakuro_np.generate")
 
 
 def test_blocks_go_where_two_solutions_differ_or_where_cells_are_open(monkeypatch):
