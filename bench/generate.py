@@ -125,9 +125,11 @@ def figures(sizes, n):
     return rows
 
 
-def writers_layouts(n):
-    """``kn.generate(layout=...)`` on the samples' patterns and on ``n`` of the
-    published-style set's: seconds to a unique puzzle on each pattern."""
+def writers_layouts(n, dense, timeout=60.0):
+    """``kn.generate(layout=...)`` on the samples' patterns, on ``n`` of the
+    published-style set's, and on ``dense`` layouts of 20x25 drawn as published grids
+    look (``layout.make_layout``, density 0.7): seconds to a unique puzzle on each
+    pattern, each given ``timeout`` seconds."""
     import json
     import pathlib
     root = pathlib.Path(__file__).resolve().parent.parent
@@ -137,13 +139,17 @@ def writers_layouts(n):
     for line in lines[::max(1, len(lines) // n)][:n]:
         item = json.loads(line)
         patterns.append((item["name"], kn.parse(item["grid"]).blank))
+    layout = importlib.import_module("kakuro_np.layout")
+    for i in range(dense):
+        patterns.append((f"dense-{i}", layout.make_layout(20, 25, np.random.default_rng(100 + i),
+                                                          0.7, "rotational", 2)))
     rows = ["| pattern | size | blanks | seconds | unique |", "|---|---|---:|---:|---|"]
     times = []
     for name, blank in patterns:
         t = time.perf_counter()
         try:
-            p = kn.generate(layout=blank, seed=1)
-        except kn.PuzzleError as e:                  # no filling tried was unique
+            p = kn.generate(layout=blank, seed=1, timeout=timeout)
+        except (kn.PuzzleError, kn.SolveTimeout) as e:   # no filling tried was unique
             p, said = None, f"none: {e}"
         times.append(time.perf_counter() - t)
         if p is not None:
@@ -167,16 +173,19 @@ def main():
                     help="layout figures and time per puzzle against published grids'")
     ap.add_argument("--layouts", type=int, metavar="N",
                     help="fill the samples' patterns and N of the published-style set's")
+    ap.add_argument("--dense", type=int, default=10, metavar="N",
+                    help="with --layouts, also N dense 20x25 layouts")
     args = ap.parse_args()
     kn.generate(8, 8, seed=0)                      # compile every kernel first
     kn.generate(8, 8, seed=0, grade="hard")
+    kn.generate(layout=kn.generate(8, 8, seed=0).blank, seed=0)   # and a writer's layout's
     if args.grades:
         return grades(args.sizes, args.n, args.results)
     if args.figures:
         print("\n".join(figures(args.sizes, args.n)))
         return None
     if args.layouts is not None:
-        rows, times = writers_layouts(args.layouts)
+        rows, times = writers_layouts(args.layouts, args.dense)
         print("\n".join(rows))
         print(f"median {statistics.median(times):.2f} s, slowest {max(times):.2f} s")
         return None

@@ -42,7 +42,7 @@ from .engine.core.codes import SOLVED
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import NO_DEADLINE, kernel
 from .engine.build.jposs import narrow_masks
-from .errors import PuzzleError
+from .errors import PuzzleError, SolveTimeout
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
 from .layout import (DEFAULT_DENSITY, LARGEST_BLACK, checked_layout, cut_allowed, fix_one,
                      keep_largest_region, make_layout, orbits, row_runs, set_orbit)
@@ -485,10 +485,10 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     SolveTimeout past ``deadline`` (monotonic ns). ``climb_stall`` 0 leaves the digits
     as drawn (kicks and blocks alone; see ``bench/generate.py``).
     """
-    from .check import _left
-    from .solve import count
     kicks, fewest, no_gain = 0, KICK_COUNT_CAP + 1, 0
+    from .check import _left
     for _ in range(max(int(ROUNDS_PER_CELL * blank.sum()), 2)):
+        _left(deadline, DOING)                      # SolveTimeout once past the deadline
         draft = draft_of(blank, fill)
         if may_block or label is not None and kicks:
             score = lower_ambiguity(draft, rng.integers(1 << 31),
@@ -501,7 +501,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
             score = ambiguity(draft, np.empty(len(draft.digit), np.int64))
         fill = fill_of(draft, blank.shape)
         puzzle = clues_of(blank, fill)
-        several = score > 0 and count(puzzle, limit=2, timeout=_left(deadline, DOING)) > 1
+        several = score > 0 and counted(puzzle, 2, deadline) > 1
         if not several:
             if label is None:
                 return blank, fill
@@ -512,7 +512,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
             if cost < UNSOLVED_COST:
                 return None                 # logic solves it, but too easily
             puzzle = clues_of(blank, fill)
-            several = count(puzzle, limit=2, timeout=_left(deadline, DOING)) > 1
+            several = counted(puzzle, 2, deadline) > 1
         cells = cells_to_block(puzzle, draft) if several else open_cells
         trial = None
         if may_block and kicks >= KICKS_BEFORE_BLOCK:
@@ -584,12 +584,19 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
 
 
 def solutions_up_to(blank, draft, cap, deadline=NO_DEADLINE) -> int:
-    """How many solutions the draft's clues have, counted up to ``cap``; SolveTimeout
-    past ``deadline``."""
+    """How many solutions the draft's clues have, counted up to ``cap`` (``counted``)."""
+    return counted(clues_of(blank, fill_of(draft, blank.shape)), cap, deadline)
+
+
+def counted(puzzle, cap, deadline) -> int:
+    """``count(puzzle, limit=cap)``; past ``deadline``, SolveTimeout saying the generator
+    was making a puzzle unique (the count's own message speaks of its own work)."""
     from .check import _left
     from .solve import count
-    return count(clues_of(blank, fill_of(draft, blank.shape)), limit=cap,
-                 timeout=_left(deadline, DOING))
+    try:
+        return count(puzzle, limit=cap, timeout=_left(deadline, DOING))
+    except SolveTimeout:
+        raise SolveTimeout(f"timed out while {DOING}") from None
 
 
 def steer_to(label, draft, rng, shape):
