@@ -569,16 +569,16 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
         v, d = changes[min(weighed)[1]]
         set_fill_digit(draft, v, d)
         return KICK_COUNT_CAP + 1
-    counted = []
+    looked = []
     for i in rng.permutation(len(changes))[:KICK_LOOKAHEAD]:
         v, d = changes[i]
         own = draft.digit[v]
         set_fill_digit(draft, v, d)
-        counted.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
+        looked.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
         set_fill_digit(draft, v, own)
-        if counted[-1][0] == 1:
+        if looked[-1][0] == 1:
             break
-    left, i = min(counted)
+    left, i = min(looked)
     set_fill_digit(draft, *changes[i])
     return left
 
