@@ -542,45 +542,90 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     (KICK_COUNT_CAP + 1: not counted).
 
     Without ``blank``, the change that leaves the least ambiguity is made (ties go to a
-    random one). With the layout ``blank`` (a writer's, which no block may change),
-    KICK_LOOKAHEAD random changes are counted instead, each up to KICK_COUNT_CAP
-    solutions, and the one that leaves the fewest is made, even where that is more
-    than now: the combinations cannot see a swap such as a 2x2 of cells whose four
-    runs hold them all (a + k, b - k, c - k, d + k keeps every sum), and the changes
-    they like best often leave as many solutions as before. On published-style
-    layouts where kicks by ambiguity found no unique filling in 30 s, these find one
-    in a few seconds (bench/README, session 30)."""
+    random one). With the layout ``blank`` (a writer's, which no block may change), a
+    change may also be a shift: the cell's digit up by k and another cell's of one of
+    its runs down by k, which keeps that run's sum (``shifts``). KICK_LOOKAHEAD random
+    changes are counted, each up to KICK_COUNT_CAP solutions, and the one that leaves
+    the fewest is made, even where that is more than now: the combinations cannot see
+    a swap such as a 2x2 of cells whose four runs hold them all (a + k, b - k, c - k,
+    d + k keeps every sum), and the changes they like best often leave as many
+    solutions as before. On published-style layouts where kicks by ambiguity found no
+    unique filling in 30 s, these find one in a few seconds (bench/README, session 30)."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
     mask = np.empty(len(draft.digit), np.int64)
     changes = []
     for cell in rng.permutation(flat):
         v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
         for d in rng.permutation(np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1):
-            changes.append((v, d))
+            changes.append(((v, d),))
+        if blank is not None:
+            changes.extend(shifts(draft, v))
     if not changes:
         return 0
     if blank is None:
         weighed = []
-        for i, (v, d) in enumerate(changes):
+        for i, ((v, d),) in enumerate(changes):
             own = draft.digit[v]
             set_fill_digit(draft, v, d)
             weighed.append((ambiguity(draft, mask), i))
             set_fill_digit(draft, v, own)
-        v, d = changes[min(weighed)[1]]
+        (v, d), = changes[min(weighed)[1]]
         set_fill_digit(draft, v, d)
         return KICK_COUNT_CAP + 1
     looked = []
     for i in rng.permutation(len(changes))[:KICK_LOOKAHEAD]:
-        v, d = changes[i]
-        own = draft.digit[v]
-        set_fill_digit(draft, v, d)
+        own = [(v, draft.digit[v]) for v, _ in changes[i]]
+        for v, d in changes[i]:
+            set_fill_digit(draft, v, d)
         looked.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
-        set_fill_digit(draft, v, own)
+        for v, d in own:
+            set_fill_digit(draft, v, d)
         if looked[-1][0] == 1:
             break
     left, i = min(looked)
-    set_fill_digit(draft, *changes[i])
+    for v, d in changes[i]:
+        set_fill_digit(draft, v, d)
     return left
+
+
+def shifts(draft, v):
+    """``[((v, dv), (u, du)), ...]``: variable ``v``'s digit up by some k and another
+    cell's ``u`` of one of its runs down by k (that run's sum kept), both 1-9 with no
+    digit twice in any of their runs."""
+    found = []
+    for q in range(draft.var_eoff[v], draft.var_eoff[v + 1]):
+        j = draft.var_ent[q]
+        for u in draft.ent_var[draft.ent_off[j]:draft.ent_off[j + 1]]:
+            for k in range(1 - draft.digit[v], 10 - draft.digit[v]):
+                if u != v and k and shift_allowed(draft, v, u, k):
+                    found.append(((v, draft.digit[v] + k), (u, draft.digit[u] - k)))
+    return found
+
+
+@kernel
+def shift_allowed(draft, v, u, k):
+    """Whether ``v``'s digit may rise by ``k`` while ``u``'s falls by ``k``: both stay
+    1-9, and no run of either then holds a digit twice."""
+    dv, du = draft.digit[v] + k, draft.digit[u] - k
+    if not (1 <= dv <= 9 and 1 <= du <= 9):
+        return False
+    set_fill_digit(draft, v, dv)
+    set_fill_digit(draft, u, du)
+    allowed = not repeated(draft, v) and not repeated(draft, u)
+    set_fill_digit(draft, u, du + k)
+    set_fill_digit(draft, v, dv - k)
+    return allowed
+
+
+@kernel
+def repeated(draft, v):
+    """Whether another cell of one of ``v``'s runs holds ``v``'s digit."""
+    for q in range(draft.var_eoff[v], draft.var_eoff[v + 1]):
+        j = draft.var_ent[q]
+        for i in range(draft.ent_off[j], draft.ent_off[j + 1]):
+            if draft.ent_var[i] != v and draft.digit[draft.ent_var[i]] == draft.digit[v]:
+                return True
+    return False
 
 
 def solutions_up_to(blank, draft, cap, deadline=NO_DEADLINE) -> int:

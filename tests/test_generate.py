@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import kakuro_np as kn
 from kakuro_np.generate import (KICK_COUNT_CAP, ambiguity, anneal_ambiguity, cells_to_block,
                                 clues_of, differences, draft_of, fill_of, grade_cost, kick,
-                                lower_ambiguity, random_fill)
+                                lower_ambiguity, random_fill, shifts)
 from kakuro_np.combos import POPCOUNT
 from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
@@ -141,7 +141,9 @@ def test_a_kick_on_a_writers_layout_says_how_many_solutions_it_left(rows, cols, 
     if left:
         assert satisfies(clues_of(blank, kicked), kicked)
         assert left == kn.count(clues_of(blank, kicked), limit=KICK_COUNT_CAP)
-        assert len(np.argwhere(kicked != fill)) == 1
+        changed = np.argwhere(kicked != fill)           # a digit, or a shift along a run
+        assert len(changed) == 1 or len(changed) == 2 and (
+            changed[0, 0] == changed[1, 0] or changed[0, 1] == changed[1, 1])
     else:
         assert np.array_equal(kicked, fill)
 
@@ -195,3 +197,20 @@ def test_the_readmes_pictured_puzzles_are_what_the_command_makes(size, label):
     assert f"{label} ({g.score})" in name.with_suffix(".svg").read_text()
     solution = name.parent.joinpath(name.name + "-solution.txt").read_text()
     assert kn.boxed(p, kn.kakuro(p)[0]) + "\n" == solution
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(st.integers(4, 10), st.integers(4, 10), st.integers(0, 2**32 - 1))
+def test_a_shift_keeps_its_runs_sum_and_the_fill_valid(rows, cols, seed):
+    rng, blank, fill, draft = random_draft(rows, cols, seed)
+    v = int(rng.integers(len(draft.digit)))
+    for (a, da), (b, db) in shifts(draft, v):
+        assert a == v and da + db == draft.digit[a] + draft.digit[b]
+        shifted = fill.copy()
+        shifted.ravel()[draft.var_cell[[a, b]]] = da, db
+        assert satisfies(clues_of(blank, shifted), shifted)
+        shared = np.intersect1d(draft.var_ent[draft.var_eoff[a]:draft.var_eoff[a + 1]],
+                                draft.var_ent[draft.var_eoff[b]:draft.var_eoff[b + 1]])
+        assert len(shared) == 1 and np.array_equal(draft_of(blank, shifted).ent_sum[shared],
+                                                   draft.ent_sum[shared])
+    assert np.array_equal(fill_of(draft, blank.shape), fill)      # the draft is left as it was
