@@ -99,7 +99,7 @@ PUBLISHED = {"blank_share": (0.62, 0.81), "black_region": 0.091, "black_square":
 def figures(sizes, n):
     """Layout figures and time per puzzle of ``kn.generate(size, size, seed=i)``, seeds
     0..n-1, against published grids' (PUBLISHED)."""
-    from kakuro_np.layout import layout_figures
+    from kakuro_np.layout import LARGEST_BLACK, WIDEST_BLACK, layout_figures
     rows = ["| size | made | median | slowest | blank share, median (min-max) | largest black "
             "region, median (max) | widest black square, median (max) | within published |",
             "|---|---:|---:|---:|---|---|---|---:|"]
@@ -115,8 +115,8 @@ def figures(sizes, n):
         region = [f.black_region for f in figs]
         square = [f.black_square for f in figs]
         low, high = PUBLISHED["blank_share"]
-        within = sum(low <= f.blank_share <= high and f.black_region <= 0.10
-                     and f.black_square <= 2 for f in figs)
+        within = sum(low <= f.blank_share <= high and f.black_region <= LARGEST_BLACK
+                     and f.black_square <= WIDEST_BLACK for f in figs)
         rows.append(f"| {size}x{size} | {n} | {statistics.median(times):.2f} s | "
                     f"{max(times):.2f} s | {statistics.median(share):.2f} ({min(share):.2f}-"
                     f"{max(share):.2f}) | {statistics.median(region):.1%} ({max(region):.1%}) | "
@@ -130,15 +130,12 @@ def writers_layouts(n, dense, timeout=60.0):
     published-style set's, and on ``dense`` layouts of 20x25 drawn as published grids
     look (``layout.make_layout``, density 0.7): seconds to a unique puzzle on each
     pattern, each given ``timeout`` seconds."""
-    import json
     import pathlib
+    from explain import load
     root = pathlib.Path(__file__).resolve().parent.parent
     patterns = [(path.stem, kn.read(path).blank) for path in sorted(root.glob("puzzles/k*.txt"))]
-    with open(root / "bench" / "sets" / "published.jsonl") as f:
-        lines = f.readlines()
-    for line in lines[::max(1, len(lines) // n)][:n]:
-        item = json.loads(line)
-        patterns.append((item["name"], kn.parse(item["grid"]).blank))
+    published = load("published")
+    patterns += [(name, p.blank) for name, p in published[::max(1, len(published) // n)][:n]]
     layout = importlib.import_module("kakuro_np.layout")
     for i in range(dense):
         patterns.append((f"dense-{i}", layout.make_layout(20, 25, np.random.default_rng(100 + i),

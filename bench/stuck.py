@@ -17,7 +17,6 @@ Run: ``.venv/bin/python bench/stuck.py [--sets published samples]``
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 
@@ -28,20 +27,10 @@ from kakuro_np.combos import ALL_DIGITS, POPCOUNT
 from kakuro_np.engine.build.entries import entry_variables, packed_entries
 from kakuro_np.engine.core.codes import CONTRADICTION, SOLVED, STUCK
 from kakuro_np.techniques import N_TECHNIQUES, NAMES, climb
+from explain import load
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction"}
-
-
-def puzzles(name):
-    """``[(name, Puzzle)]`` of a bench set, or of the samples."""
-    if name == "samples":
-        expected = json.load(open(os.path.join(ROOT, "puzzles", "expected.json")))
-        return [(n, kn.read(os.path.join(ROOT, "puzzles", n))) for n in sorted(expected)
-                if not n.startswith("_")]
-    with open(os.path.join(HERE, "sets", f"{name}.jsonl")) as f:
-        return [(row["name"], kn.parse(row["grid"])) for row in map(json.loads, f)]
 
 
 def runs_of(puzzle):
@@ -113,7 +102,7 @@ def main():
     rows = ["| set | puzzle | size | chains | links of each | techniques of the links | "
             "status | seconds |", "|---|---|---|---:|---|---|---|---:|"]
     for name in args.sets:
-        items = puzzles(name)
+        items = load(name)
         stuck = 0
         for pname, p in items:
             t = time.perf_counter()

@@ -22,8 +22,9 @@ fill       : (H, W) int8, a digit on every blank cell (0 elsewhere), no digit tw
              in a run: a solution the clues are read from.
 ambiguity  : the candidates the combinations leave beyond one per cell, summed.
 differences: the cells where two of a puzzle's solutions differ.
-kick       : a cell where two solutions differ given the digit that leaves the least
-             ambiguity.
+kick       : a change where two solutions differ: the digit that leaves the least
+             ambiguity, or, on a writer's layout, of a few changes (a digit, or a shift
+             of k between two cells of a run) the one that leaves the fewest solutions.
 block      : the last resort: a cell blacked out (with its symmetric twins) where two
              solutions differ, the runs around it fixed by blacking out only.
 band       : the scores of a grade's label, ``grade.BANDS``; a draft's cost is how far
@@ -44,8 +45,8 @@ from .engine.core.jit import NO_DEADLINE, kernel
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError, SolveTimeout
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
-from .layout import (DEFAULT_DENSITY, LARGEST_BLACK, checked_layout, cut_allowed, fix_one,
-                     keep_largest_region, make_layout, orbits, row_runs, set_orbit)
+from .layout import (DEFAULT_DENSITY, checked_layout, cut_allowed, fix_one, keep_largest_region,
+                     make_layout, orbits, row_runs, set_orbit)
 from .puzzle import Puzzle, PuzzleLike
 from .techniques import climb
 
@@ -224,8 +225,7 @@ def block(blank, orbit, cell, rng, min_run, density):
         return None
     if out[1:, 1:].mean() < density - BLOCK_SLACK:
         return None
-    most_black = max(int(LARGEST_BLACK * out[1:, 1:].size), 1)
-    return out if cut_allowed(out, min_run, most_black) else None
+    return out if cut_allowed(out, min_run) else None
 
 
 class Draft(NamedTuple):
@@ -552,17 +552,17 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     solutions as before. On published-style layouts where kicks by ambiguity found no
     unique filling in 30 s, these find one in a few seconds (bench/README, session 30)."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
-    mask = np.empty(len(draft.digit), np.int64)
     changes = []
     for cell in rng.permutation(flat):
         v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
         for d in rng.permutation(np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1):
             changes.append(((v, d),))
         if blank is not None:
-            changes.extend(shifts(draft, v))
+            changes.extend(((v, dv), (u, du)) for v, dv, u, du in shifts(draft, v))
     if not changes:
         return 0
     if blank is None:
+        mask = np.empty(len(draft.digit), np.int64)
         weighed = []
         for i, ((v, d),) in enumerate(changes):
             own = draft.digit[v]
@@ -588,18 +588,23 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     return left
 
 
+@kernel
 def shifts(draft, v):
-    """``[((v, dv), (u, du)), ...]``: variable ``v``'s digit up by some k and another
-    cell's ``u`` of one of its runs down by k (that run's sum kept), both 1-9 with no
-    digit twice in any of their runs."""
-    found = []
+    """``(n, 4)`` rows ``v, dv, u, du``: variable ``v``'s digit up by some k (to ``dv``)
+    and the digit of another cell ``u`` of one of its runs down by k (to ``du``), that
+    run's sum kept, both 1-9 with no digit twice in any of their runs."""
+    found = np.empty((2 * 8 * 8, 4), np.int64)       # 2 runs of 8 other cells, 8 ks each
+    n = 0
     for q in range(draft.var_eoff[v], draft.var_eoff[v + 1]):
         j = draft.var_ent[q]
-        for u in draft.ent_var[draft.ent_off[j]:draft.ent_off[j + 1]]:
+        for i in range(draft.ent_off[j], draft.ent_off[j + 1]):
+            u = draft.ent_var[i]
             for k in range(1 - draft.digit[v], 10 - draft.digit[v]):
-                if u != v and k and shift_allowed(draft, v, u, k):
-                    found.append(((v, draft.digit[v] + k), (u, draft.digit[u] - k)))
-    return found
+                if u != v and k != 0 and shift_allowed(draft, v, u, k):
+                    found[n, 0], found[n, 1] = v, draft.digit[v] + k
+                    found[n, 2], found[n, 3] = u, draft.digit[u] - k
+                    n += 1
+    return found[:n]
 
 
 @kernel

@@ -286,9 +286,7 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
 
 def carve(orbit, rng, density, min_run):
     """One try of ``make_layout``: the layout, or None when the cuts ran out first."""
-    H, W = orbit.shape
     blank = orbit >= 0
-    most_black = max(int(LARGEST_BLACK * (H - 1) * (W - 1)), 1)
     tried = np.zeros(orbit.max() + 1, bool)         # orbits refused since the last cut
     cascade = False                                 # cuts black out the short runs they leave
     while True:
@@ -319,7 +317,7 @@ def carve(orbit, rng, density, min_run):
         set_orbit(trial, orbit, cell, False)
         if cascade:
             black_out_short_runs(trial, orbit, min_run)
-        if trial.any() and cut_allowed(trial, min_run, most_black):
+        if trial.any() and cut_allowed(trial, min_run):
             blank, tried[:], cascade = trial, False, False
         else:
             tried[orbit[cell]] = True
@@ -334,12 +332,21 @@ def black_out_short_runs(blank, orbit, min_run):
     [[0, 0, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1]]
     """
     while True:
-        across, down = run_lengths(blank)
-        short = np.argwhere(((across > 0) & (across < min_run)) | ((down > 0) & (down < min_run)))
+        short = np.argwhere(short_run_cells(blank, min_run))
         if not len(short):
             return
         for cell in short:
             set_orbit(blank, orbit, tuple(cell), False)
+
+
+def short_run_cells(blank, min_run):
+    """The blank cells of a run (either way) shorter than ``min_run``.
+
+    >>> short_run_cells(np.array([[0, 1, 1, 0, 1]], bool), 2).astype(int).tolist()
+    [[0, 1, 1, 0, 1]]
+    """
+    across, down = run_lengths(blank)
+    return ((across > 0) & (across < min_run)) | ((down > 0) & (down < min_run))
 
 
 def squares_completed(black):
@@ -363,18 +370,18 @@ def squares_completed(black):
     return out & ~black
 
 
-def cut_allowed(blank, min_run, most_black) -> bool:
+def cut_allowed(blank, min_run) -> bool:
     """Whether a layout after a cut keeps the rules ``carve`` keeps: runs of ``min_run`` or
     more, its blank cells in one region, no black square wider than WIDEST_BLACK, no
-    black region over ``most_black`` cells inside the clue row and column."""
-    across, down = run_lengths(blank)
-    if (((across > 0) & (across < min_run)) | ((down > 0) & (down < min_run))).any():
+    black region over LARGEST_BLACK of the cells inside the clue row and column (one
+    cell at least)."""
+    if short_run_cells(blank, min_run).any():
         return False
     black = ~blank[1:, 1:]
     if widest_square(black) > WIDEST_BLACK:
         return False
     _, sizes = label_regions(black)
-    if sizes.max(initial=0) > most_black:
+    if sizes.max(initial=0) > max(int(LARGEST_BLACK * black.size), 1):
         return False
     _, sizes = label_regions(blank)
     return len(sizes) == 1

@@ -204,7 +204,7 @@ def test_the_readmes_pictured_puzzles_are_what_the_command_makes(size, label):
 def test_a_shift_keeps_its_runs_sum_and_the_fill_valid(rows, cols, seed):
     rng, blank, fill, draft = random_draft(rows, cols, seed)
     v = int(rng.integers(len(draft.digit)))
-    for (a, da), (b, db) in shifts(draft, v):
+    for a, da, b, db in shifts(draft, v):
         assert a == v and da + db == draft.digit[a] + draft.digit[b]
         shifted = fill.copy()
         shifted.ravel()[draft.var_cell[[a, b]]] = da, db
