@@ -19,7 +19,7 @@ import time
 
 import kakuro_np as kn
 from kakuro_np.grade import LABELS
-from kakuro_np.techniques import NAMES
+from kakuro_np.explain import LADDER
 from sections import markers, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,11 +101,11 @@ def report(results, quick) -> str:
         counts = [sum(r["label"] == label for r in rows) for label in LABELS]
         fan = sum(r["fanouts"] > 0 for r in rows)
         lines.append(f"| {name} | " + " | ".join(map(str, counts)) + f" | {fan} |")
-    lines += ["", "| set | " + " | ".join(NAMES[2:]) + " |",
-              "|---|" + "---:|" * (len(NAMES) - 2)]
+    lines += ["", "| set | " + " | ".join(LADDER[2:]) + " |",
+              "|---|" + "---:|" * (len(LADDER) - 2)]
     for name, rows in results.items():
         lines.append(f"| {name} | " + " | ".join(
-            str(sum(r["hardest"] == t for r in rows)) for t in NAMES[2:]) + " |")
+            str(sum(r["hardest"] == t for r in rows)) for t in LADDER[2:]) + " |")
     lines += ["", "The published-style sets were made with our own solver (see `README.md` "
               "here), so they lean to puzzles forced moves can finish.", "", END]
     return "\n".join(lines) + "\n"

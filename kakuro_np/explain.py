@@ -20,12 +20,17 @@ from typing import NamedTuple
 import numpy as np
 
 from .engine.core import ahead
-from .combos import ALL_DIGITS, candidate_grid, kc
+from .combos import ALL_DIGITS, POPCOUNT, candidate_grid, kc
 from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import NO_DEADLINE, deadline_ns
 from .puzzle import PuzzleLike
 from .techniques import N_TECHNIQUES, NAMES, climb
+
+#: Above the ladder of one-run techniques, the steps that reason across runs.
+REGION_SUM, CHAIN = "region sum", "chain"
+#: Every technique ``explain`` uses, the simplest first: the ladder, then across runs.
+LADDER = NAMES + (REGION_SUM, CHAIN)
 
 
 # -- a solve by logic, step by step ---------------------------------------------
@@ -44,7 +49,10 @@ class Step(NamedTuple):
     cells     : the cells it involves, as (row, col): the entry's cells, in its order.
     placed    : {(row, col): digit} for the cells it leaves with one candidate.
     removed   : {(row, col): {digits}} for every candidate it removes.
-    reason    : one sentence saying why.
+    reason    : why, in words: one sentence for a step on one entry; for a chain, the
+                supposition, each link's sentence in order, and the conclusion.
+    links     : a chain's links, each a Step of the ladder on one entry (else empty).
+    region    : a region sum's region: the cells of its runs (else empty).
     """
     technique: str
     entry: object
@@ -52,6 +60,8 @@ class Step(NamedTuple):
     placed: dict
     removed: dict
     reason: str
+    links: tuple = ()
+    region: tuple = ()
 
     def __str__(self):
         return f"{self.technique}: {self.reason}"
@@ -172,10 +182,12 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
             top: int | None = None) -> Explanation:
     """Solve a puzzle by logic alone, as the steps a person would take.
 
-    Each step is the simplest technique of the ladder (``techniques.NAMES``,
-    from "no repeats" up to the essay's "joint possibilities") that makes
-    progress somewhere, looking first where the last steps changed something.
-    The steps end where logic ends: at the same candidates as ``reduce``.
+    Each step is the simplest technique (``LADDER``) that makes progress somewhere:
+    first the ladder of techniques on one entry (``techniques.NAMES``, from "no
+    repeats" up to the essay's "joint possibilities"), looking first where the last
+    steps changed something, which ends at the same candidates as ``reduce``; then,
+    where the ladder is stuck, a region sum over whole runs (``regions``) and last a
+    chain: a supposition whose ladder steps end in a contradiction (``chains``).
 
     Parameters
     ----------
@@ -186,7 +198,8 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     max_steps : int, optional
         Stop after this many steps (status "paused").
     top : int, optional
-        Use only the first ``top`` techniques of the ladder (0 to ``N_TECHNIQUES``).
+        Use only the first ``top`` techniques of ``LADDER`` (0 to ``len(LADDER)``;
+        ``N_TECHNIQUES``: the ladder alone, where ``reduce`` stops).
 
     Returns
     -------
@@ -203,22 +216,26 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     >>> ex[1].placed
     {(1, 1): 1}
     """
-    board, start_mask, mask, climbed = _climb(grid, candidates, max_steps, top)
+    board, start_mask, mask, status, records = _logic(grid, candidates, max_steps, top)
     cells = _cell_pairs(board)
-    if climbed is None:                         # a cell starts with no candidate
+    if records is None:                         # a cell starts with no candidate
         empty = [cells[v] for v in np.flatnonzero(start_mask == 0)]
         start, digits = _candidates(board, start_mask)
         return Explanation([], "contradiction", start, start, digits, board.puzzle,
                            f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} "
                            f"no candidate to start with")
-    status, tech, entry, info, change_off, change_var, change_old, change_new = climbed
     state = start_mask.copy()
     steps = []
-    for s in range(len(tech)):
-        steps.append(_step(board, cells, state, climbed, s))
+    for kind, record in records:
+        if kind == "climb":
+            steps.extend(_step(board, cells, state, record, s) for s in range(len(record[1])))
+        elif kind == "region":
+            steps.append(_region_step(board, cells, state, record))
+        else:
+            steps.append(_chain_step(board, cells, state, record))
     reason = ""
     if status == CONTRADICTION:
-        empty = [cells[v] for v in change_var[change_off[-2]:][change_new[change_off[-2]:] == 0]]
+        empty = [cells[v] for v in np.flatnonzero(mask == 0)]
         reason = f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} no candidate left"
     return Explanation(steps, _STATUS[status], _candidates(board, start_mask)[0],
                        *_candidates(board, mask), board.puzzle, reason)
@@ -227,21 +244,73 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
 _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}
 
 
-def _climb(grid, candidates=None, max_steps=None, top=None) -> tuple:
-    """``(board, start_mask, mask, climbed)``: the ladder run on a puzzle, as ``climb``
-    records it (None when a cell starts with no candidate), with the masks it left."""
+def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
+    """``(board, start_mask, mask, status, records)``: the solve by logic of a puzzle.
+
+    ``records`` lists what was done, in order: ``("climb", record)`` for the ladder's
+    steps as ``climb`` records them, ``("region", RegionStep)`` and ``("chain", Chain)``;
+    None when a cell starts with no candidate. ``mask`` is where it ends."""
+    from .chains import MAX_SUPPOSITIONS, shortest_chain
     from .formats import as_puzzle
+    from .regions import region_step
     limit = -1 if max_steps is None else _count(max_steps, "max_steps", None)
-    top = N_TECHNIQUES if top is None else _count(top, "top", N_TECHNIQUES)
+    top = len(LADDER) if top is None else _count(top, "top", len(LADDER))
     board = _board(as_puzzle(grid))
     start_mask = _start_masks(board, candidates)
     mask = start_mask.copy()
     if not start_mask.all():
-        return board, start_mask, mask, None
+        return board, start_mask, mask, CONTRADICTION, None
     ahead.wait("climb")                          # the command line may compile it ahead
-    climbed = climb(board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
-                    board.var_ent, mask, np.int64(limit), np.int64(top))
-    return board, start_mask, mask, climbed
+    runs = (board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
+            board.var_ent)
+    records, found, var_run, tried = [], None, None, {}
+    budget = MAX_SUPPOSITIONS
+    while True:
+        climbed = climb(*runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)))
+        records.append(("climb", climbed))
+        status = climbed[0]
+        if limit >= 0:
+            limit -= len(climbed[1])
+        if status != STUCK or top <= N_TECHNIQUES:
+            break
+        if limit == 0:
+            status = PAUSED
+            break
+        if found is None:
+            found, var_run = _regions(board), board_runs(board)
+        step = region_step(found, mask, var_run, tried)
+        if step is not None:
+            mask[step.var] = step.new
+            records.append(("region", step))
+        else:
+            chain = None
+            if top > LADDER.index(CHAIN) and budget:
+                chain, used = shortest_chain(runs, mask, budget)
+                budget -= used
+            if chain is None:
+                break
+            mask[chain.var] &= ~(1 << (chain.digit - 1))
+            records.append(("chain", chain))
+        limit -= limit > 0
+        if not mask.all():
+            status = CONTRADICTION
+            break
+    return board, start_mask, mask, status, records
+
+
+def _regions(board) -> list:
+    """The region sums of a board's runs (``regions.regions``)."""
+    from .regions import regions
+    return regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
+                   board.packed.n_across, board.var_cell, board.puzzle.shape[1])
+
+
+def board_runs(board) -> np.ndarray:
+    """``(2, V)``: each variable's across run and down run (-1: none)."""
+    var_run = np.full((2, len(board.var_cell)), -1, np.int64)
+    k = np.repeat(np.arange(len(board.packed.ent_sum)), np.diff(board.packed.ent_off))
+    var_run[(k >= board.packed.n_across).astype(np.int64), board.ent_var] = k
+    return var_run
 
 
 def technique_counts(grid) -> tuple:
@@ -252,11 +321,27 @@ def technique_counts(grid) -> tuple:
     >>> technique_counts([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
     ('solved', {'no repeats': 4, 'lone square': 1, 'unique combination': 2})
     """
-    board, _, _, climbed = _climb(grid)
-    if climbed is None:
-        return "contradiction", {}
-    uses = np.bincount(climbed[1], minlength=N_TECHNIQUES)
-    return _STATUS[climbed[0]], {NAMES[t]: int(uses[t]) for t in np.flatnonzero(uses)}
+    status, uses, _ = logic_summary(grid)
+    return status, uses
+
+
+def logic_summary(grid) -> tuple:
+    """``(status, {technique: steps}, chain lengths)`` of the solve by logic: what
+    ``explain`` does without its sentences, the chains' links counted in order."""
+    _, _, _, status, records = _logic(grid)
+    if records is None:
+        return "contradiction", {}, []
+    uses = np.zeros(len(LADDER), np.int64)
+    lengths = []
+    for kind, record in records:
+        if kind == "climb":
+            uses[:N_TECHNIQUES] += np.bincount(record[1], minlength=N_TECHNIQUES)
+        elif kind == "region":
+            uses[LADDER.index(REGION_SUM)] += 1
+        else:
+            uses[LADDER.index(CHAIN)] += 1
+            lengths.append(len(record))
+    return _STATUS[status], {LADDER[t]: int(uses[t]) for t in np.flatnonzero(uses)}, lengths
 
 
 def _count(value, name, most) -> int:
@@ -513,6 +598,89 @@ def _step(board, cells, state, climbed, s) -> Step:
     removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
                for cell, o, n in zip(changed, old, new)}
     return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))
+
+
+def _runs_named(board, runs) -> str:
+    """``"the across 16 at (1, 2)"``, or ``"the 3 across runs 16, 23 and 9 at (1, 2),
+    (2, 2) and (3, 1)"``: runs of one direction with their clues."""
+    if len(runs) == 1:
+        return _entry_name(board, runs[0])
+    names = [_entry_name(board, k).split(" ", 3) for k in runs]    # the, across, 16, at (r, c)
+    clues = [n[2] for n in names]
+    where = [n[3][3:] for n in names]
+    return (f"the {len(runs)} {names[0][1]} runs {', '.join(clues[:-1])} and {clues[-1]} at "
+            f"{', '.join(where[:-1])} and {where[-1]}")
+
+
+def _region_step(board, cells, state, step) -> Step:
+    """The Step of a region sum (``regions.RegionStep``); ``state`` moves past it."""
+    region = step.region
+    runs_total = int(board.packed.ent_sum[list(region.runs)].sum())
+    cross_total = int(board.packed.ent_sum[list(region.cross)].sum())
+    inner = _runs_named(board, list(region.runs))
+    one = len(region.runs) == 1
+    them = "it" if one else "them"
+    said = f"{inner[0].upper() + inner[1:]} make{'s' * one} {runs_total}"
+    if region.cross:
+        crossing = _runs_named(board, list(region.cross))
+        where = f"that cross{'es' * (len(region.cross) == 1)} {them}" \
+            if region.kind == "outies" else f"that lie{'s' * (len(region.cross) == 1)} within {them}"
+        said += f", and {crossing} {where} make{'s' * (len(region.cross) == 1)} {cross_total}"
+    plus = [cells[v] for v in region.plus.tolist()]
+    minus = [cells[v] for v in region.minus.tolist()]
+    if not minus:
+        side = (f"so the cells of {them} that those miss, {_cell_list(plus)}, make "
+                f"{runs_total} - {cross_total} = {region.difference}" if region.cross else
+                f"so {_cell_list(plus)} make {region.difference}")
+    elif not plus:
+        side = (f"so the cells of those outside {them}, {_cell_list(minus)}, make "
+                f"{cross_total} - {runs_total} = {-region.difference}")
+    else:
+        side = (f"so {_cell_list(plus)} make {region.difference} more than "
+                f"{_cell_list(minus)}" if region.difference >= 0 else
+                f"so {_cell_list(plus)} make {-region.difference} less than {_cell_list(minus)}")
+    both = np.concatenate([region.plus, region.minus])
+    decided = both[POPCOUNT[state[both]] == 1]
+    if len(decided):
+        open_cells = [cells[v] for v in both.tolist() if v not in set(decided.tolist())]
+        side += (f"; with {_cell_list([cells[v] for v in decided.tolist()])} decided, "
+                 f"{_cell_list(open_cells)} {'make' if len(minus) == 0 or len(plus) == 0 else 'differ by'} "
+                 f"{abs(step.rest)}")
+    var, old, new = step.var.tolist(), step.old.tolist(), step.new.tolist()
+    changed = [cells[v] for v in var]
+    reason = f"{said}, {side}: {_effect(changed, old, new)}."
+    state[var] = new
+    placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
+    removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
+               for cell, o, n in zip(changed, old, new)}
+    inside = np.concatenate([board.ent_var[board.packed.ent_off[k]:board.packed.ent_off[k + 1]]
+                             for k in region.runs])
+    return Step(REGION_SUM, None, plus + minus, placed, removed, reason,
+                region=tuple(cells[v] for v in inside.tolist()))
+
+
+def _chain_step(board, cells, state, chain) -> Step:
+    """The Step of a chain (``chains.Chain``): the supposition, its links as Steps of the
+    ladder, and the candidate it removes; ``state`` moves past it."""
+    climbed = chain.links
+    trial = chain.start.copy()
+    links = [_step(board, cells, trial, climbed, s) for s in range(len(climbed[1]))]
+    cell, d = cells[chain.var], chain.digit
+    lo, hi = climbed[4][-2], climbed[4][-1]
+    empty = [cells[v] for v, n in zip(climbed[5][lo:hi].tolist(), climbed[7][lo:hi].tolist())
+             if n == 0]
+    said = " ".join(f"({i}) {link.reason}" for i, link in enumerate(links, 1))
+    old = int(state[chain.var])
+    new = old & ~(1 << (d - 1))
+    reason = (f"Suppose {_cell_list([cell])} were {d}. {said} So {_cell_list(empty)} "
+              f"{'has' if len(empty) == 1 else 'have'} no candidate left after {len(links)} "
+              f"link{'s' if len(links) != 1 else ''}, and {_cell_list([cell])} is not {d}: "
+              f"{_effect([cell], [old], [new])}.")
+    state[chain.var] = new
+    placed = {cell: new.bit_length()} if bin(new).count("1") == 1 else {}
+    link_cells = [cell] + [c for link in links for c in link.cells if c != cell]
+    return Step(CHAIN, None, list(dict.fromkeys(link_cells)), placed, {cell: {d}}, reason,
+                tuple(links))
 
 
 def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits: bool = True,

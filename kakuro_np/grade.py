@@ -2,17 +2,21 @@
 
 The score runs from 0 to 100 in bands of ten, one band per level of the
 hardest technique the solve by logic needs (``explain``); within a band it
-rises with how often the harder techniques are needed. A puzzle that logic
-alone cannot finish needs fan-out (guessing): its score starts at 70 and
-rises with the number of fan-outs.
+rises with how often the harder techniques are needed. Above the ladder of
+one-run techniques come region sums (level 7) and chains (level 8), where the
+score rises with the chains' links, in the spirit of the W rating (the longer
+the chains a solve needs, the harder it is). A puzzle that logic alone cannot
+finish needs fan-out (guessing): its score starts at 90 and rises with the
+number of fan-outs.
 
 Glossary
 --------
-level    : how hard a technique is, 0 to 6 (``LEVELS``); fan-out is level 7.
-effort   : the steps weighed by level, ``WEIGHTS[level]`` each (trivial steps weigh 0).
+level    : how hard a technique is, 0 to 8 (``LEVELS``); fan-out is level 9.
+effort   : the steps weighed by level, ``WEIGHTS[level]`` each (trivial steps weigh 0);
+           where chains are the hardest, the chains' links in all.
 fan-out  : a branch point of the essay's search from the fixpoint of ``force``:
            the table with the fewest live rows above one is split row by row.
-label    : easy (levels 0-1), medium (2-3), hard (4-5), expert (6, or any fan-out).
+label    : easy (levels 0-1), medium (2-3), hard (4-5), expert (6-8, or any fan-out).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from .engine.core import ahead
 from .engine.core.codes import OK
 from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
 from .engine.walk.search import count_fanouts as count_fanouts_kernel
-from .explain import technique_counts
+from .explain import logic_summary
 from .puzzle import PuzzleLike
 from .techniques import NAMES
 
@@ -33,15 +37,17 @@ from .techniques import NAMES
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
           "bounds": 2, "complement": 2, "required digit": 3, "naked pair": 3, "hidden pair": 3,
           "naked triple": 4, "hidden triple": 4, "combination elimination": 4,
-          "combination placement": 5, "joint possibilities": 6}
-FANOUT_LEVEL = 7
+          "combination placement": 5, "joint possibilities": 6, "region sum": 7, "chain": 8}
+CHAIN_LEVEL, FANOUT_LEVEL = 8, 9
 #: What one step of each level adds to the effort.
-WEIGHTS = (0, 0.25, 1, 2, 4, 8, 16)
-#: The effort (and the fan-outs) at which the score is halfway up its band.
-HALF_EFFORT, HALF_FANOUTS = 32, 8
+WEIGHTS = (0, 0.25, 1, 2, 4, 8, 16, 32)
+#: The effort (and the chains' links, and the fan-outs) at which the score is halfway
+#: up its band.
+HALF_EFFORT, HALF_LINKS, HALF_FANOUTS = 32, 32, 8
 #: The labels, each for two levels from 0 (fan-out counts as expert).
 LABELS = ("easy", "medium", "hard", "expert")
-#: Each technique's level and weight, in the ladder's order (``techniques.NAMES``).
+#: Each technique's level and weight, in the ladder's order (``techniques.NAMES``; the
+#: generator's kernels weigh these alone).
 TECHNIQUE_LEVEL = np.array([LEVELS[name] for name in NAMES], np.int64)
 TECHNIQUE_WEIGHT = np.array(WEIGHTS, np.float64)[TECHNIQUE_LEVEL]
 #: Each label's band of scores, ``[low, high)``.
@@ -69,6 +75,7 @@ class Grade(NamedTuple):
     status     : where logic alone leads: "solved", "stuck" or "contradiction".
     solutions  : the solutions the fan-outs found (exact unless ``fanouts`` reached
                  MAX_FANOUTS; 1 when logic solves it, 0 when it has none).
+    chains     : the links of each chain the solve by logic uses, in order.
 
     A grade is for a puzzle with one solution (``unique``): printed, the grade of one
     with none says so instead, and one with several says how many.
@@ -80,6 +87,7 @@ class Grade(NamedTuple):
     hardest: object
     status: str
     solutions: int
+    chains: tuple = ()
 
     @property
     def unique(self) -> bool:
@@ -91,6 +99,8 @@ class Grade(NamedTuple):
         if self.solutions == 0 and self.fanouts < MAX_FANOUTS:
             return "no solution, so no grade"
         used = ", ".join(f"{name} x{n}" for name, n in self.techniques.items() if LEVELS[name] >= 2)
+        if self.chains:
+            used += f", longest chain {max(self.chains)} links"
         guess = f"; {self.fanouts:,} fan-out{'s' if self.fanouts != 1 else ''}" if self.fanouts else ""
         if self.fanouts >= MAX_FANOUTS:
             guess += (f"; not unique: {self.solutions:,} solutions or more"
@@ -128,29 +138,33 @@ def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
     from .formats import as_puzzle
     deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
-    status, techniques = technique_counts(puzzle)
+    status, techniques, chains = logic_summary(puzzle)
     _left(deadline, "grading")
     hardest = max(techniques, key=LEVELS.get, default=None)
     level = LEVELS[hardest] if hardest else 0
-    effort = sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items())
+    effort = (sum(chains) if level == CHAIN_LEVEL else
+              sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items()))
     fanouts, solutions = 0, int(status == "solved")
     if status == "stuck":
         fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS, deadline)
         _left(deadline, "grading")
     if fanouts:
-        score = 10 * FANOUT_LEVEL + 29.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
+        score = 10 * FANOUT_LEVEL + 9.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
         label = LABELS[-1]
     else:
         score = logic_score(level, effort)
         label = LABELS[min(level // 2, len(LABELS) - 1)]
-    return Grade(round(score, 1), label, fanouts, techniques, hardest, status, solutions)
+    return Grade(round(score, 1), label, fanouts, techniques, hardest, status, solutions,
+                 tuple(chains))
 
 
 @kernel
 def logic_score(level, effort):
     """The score of a solve by logic alone whose hardest technique has ``level``, with
-    ``effort`` (the steps weighed by level): ``10 * level`` and up to 9.9 more."""
-    return 10.0 * level + 9.9 * (1.0 - 2.0 ** (-effort / HALF_EFFORT))
+    ``effort`` (the steps weighed by level, or with chains the links): ``10 * level`` and
+    up to 9.9 more."""
+    half = HALF_LINKS if level == CHAIN_LEVEL else HALF_EFFORT
+    return 10.0 * level + 9.9 * (1.0 - 2.0 ** (-effort / half))
 
 
 @kernel

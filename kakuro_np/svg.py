@@ -47,6 +47,9 @@ SVG_NS = "http://www.w3.org/2000/svg"
 DARK, LIGHT, INK, SOLVED_INK, MARK_INK = "#333333", "#ffffff", "#000000", "#1f5fbf", "#666666"
 #: Colours of a step's picture: highlighted cells, struck marks and placed digits.
 HIGHLIGHT, STRUCK_INK, PLACED_INK = "#fff3b0", "#d62728", "#2ca02c"
+#: A region's outline and a chain's link numbers; the outline is OUTLINE_LINE cells wide,
+#: the numbers LABEL_SIZE cells high in a cell's top left corner.
+OUTLINE_INK, OUTLINE_LINE, LABEL_SIZE = "#7b3fbf", 0.08, 0.22
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 #: Sizes as fractions of a cell: fonts, line widths, and where a sum's text is centred.
 SUM_SIZE, DIGIT_SIZE, MARK_SIZE = 0.3, 0.62, 0.25
@@ -222,7 +225,7 @@ class Picture(str):
 
 
 def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=None,
-        struck=None, placed=None) -> Picture:
+        struck=None, placed=None, outline=None, labels=None) -> Picture:
     """A standalone SVG document picturing ``puzzle``.
 
     Parameters
@@ -255,6 +258,11 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
         even from ``digits`` or a lone candidate): its placed digit in
         ``PLACED_INK``, its struck candidates red and crossed out, its other
         candidates as usual. With none of the three, the picture is as without.
+    outline : iterable of (row, col), or array_like of bool, shape (H, W), optional
+        Cells to draw the outline of in ``OUTLINE_INK``, e.g. a region sum's region.
+    labels : dict, optional
+        ``{(row, col): text}`` written small in the cells' top left corners in
+        ``OUTLINE_INK``, e.g. the numbers of a chain's links.
 
     Returns
     -------
@@ -320,19 +328,47 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
     if title is not None:
         _sub(root, "title").text = str(title)
     _draw_cells(root, kind, cell, lit)
+    if outline is not None:
+        _draw_outline(root, _cell_mask(puzzle, outline), cell)
     _draw_sums(root, puzzle, kind, cell)
     _draw_digits(root, known, puzzle.given, cell)
     if candidates is not None or step.any():
         _draw_marks(root, cand if candidates is not None else None,
                     (kind == BLANK) & (known == 0), cell, struck, placed)
+    if labels:
+        group = _group(root, "labels", LABEL_SIZE * cell, fill=OUTLINE_INK, text_anchor="start")
+        for (r, c), text in labels.items():
+            _text(group, (c + 0.06) * cell, (r + 0.16) * cell, str(text), LABEL_SIZE * cell)
     return Picture('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
                    + "\n")
+
+
+def _draw_outline(root, inside, cell):
+    """A ``<path class="outline">`` along every edge between a cell of ``inside`` and
+    one outside it."""
+    padded = np.pad(inside, 1)
+    edges = []
+    for r, c in np.argwhere(inside).tolist():
+        x, y = c * cell, r * cell
+        if not padded[r, c + 1]:                    # the cell above
+            edges.append(f"M{_num(x)} {_num(y)}h{_num(cell)}")
+        if not padded[r + 2, c + 1]:                # below
+            edges.append(f"M{_num(x)} {_num(y + cell)}h{_num(cell)}")
+        if not padded[r + 1, c]:                    # left
+            edges.append(f"M{_num(x)} {_num(y)}v{_num(cell)}")
+        if not padded[r + 1, c + 2]:                # right
+            edges.append(f"M{_num(x + cell)} {_num(y)}v{_num(cell)}")
+    if edges:
+        _sub(root, "path", **{"class": "outline"}, d="".join(edges), fill="none",
+             stroke=OUTLINE_INK, stroke_width=_num(OUTLINE_LINE * cell), stroke_linecap="square")
 
 
 def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
     """The picture of a step of ``explain`` or ``hint``: the candidates ``before`` it
     ((H, W, 9) bool, or None: the puzzle's digits alone), its cells highlighted, the
-    candidates it removes struck out, the digits it places in green.
+    candidates it removes struck out, the digits it places in green; a region sum's
+    region outlined, and a chain's supposition marked "?" and each cell a link changes
+    numbered with that link.
 
     >>> from kakuro_np import explain
     >>> steps = explain([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
@@ -346,8 +382,16 @@ def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
         struck[r, c, [d - 1 for d in digits]] = True
     for (r, c), d in step.placed.items():
         placed[r, c] = d
+    labels = {}
+    if step.links:
+        (cell, _), = step.removed.items()
+        labels[cell] = "?"
+        for i, link in enumerate(step.links, 1):
+            for changed in link.removed:
+                labels[changed] = f"{labels[changed]},{i}" if changed in labels else str(i)
+    region = getattr(step, "region", ())
     return svg(puzzle, None, before, title=title, highlight=step.cells, struck=struck,
-               placed=placed)
+               placed=placed, outline=region or None, labels=labels)
 
 
 def write_svg(path, svg_text) -> None:

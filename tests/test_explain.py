@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from conftest import PUZZLES, SAMPLES, examples
-from kakuro_np.explain import replay
+from kakuro_np.explain import LADDER, replay
 from kakuro_np.techniques import NAMES, N_TECHNIQUES, try_technique
 from strategies import filled_puzzles
 
@@ -39,24 +39,39 @@ def test_k2_is_explained_to_the_end_without_fanout():
     assert (g.fanouts, g.status, g.solutions) == (0, "solved", 1)
 
 
-def test_k3_stops_where_logic_stops():
-    steps = kn.explain(K3)
+def kept_by_every_solution(candidates, solutions):
+    """Whether ``candidates`` keep each solution's digit in every blank cell."""
+    H, W = solutions.shape[1:]
+    rows, cols = np.indices((H, W))
+    return all(candidates[rows, cols, np.maximum(s - 1, 0)][s > 0].all() for s in solutions)
+
+
+def test_k3_the_ladder_stops_where_reduce_stops_and_reasoning_across_runs_goes_on():
     r = kn.reduce(K3)
-    assert steps.status == r.status == "stuck"
-    assert np.array_equal(steps.candidates, r.candidates)
-    assert np.array_equal(replay(steps.start, steps), r.candidates)
+    ladder = kn.explain(K3, top=N_TECHNIQUES)
+    assert ladder.status == r.status == "stuck"
+    assert np.array_equal(ladder.candidates, r.candidates)
+    assert np.array_equal(replay(ladder.start, ladder), r.candidates)
+    steps = kn.explain(K3)                      # 40 solutions: stuck still, but further on
+    assert steps.status == "stuck" and {"region sum", "chain"} <= {s.technique for s in steps}
+    assert not (steps.candidates & ~r.candidates).any()
+    assert steps.candidates.sum() < r.candidates.sum()
+    assert kept_by_every_solution(steps.candidates, kn.kakuro(K3))
     g = kn.grade(K3)
-    assert g.fanouts > 0 and g.label == "expert" and g.solutions == 40
-    assert kn.hint(K3, candidates=r.candidates) is None
+    assert g.fanouts > 0 and g.label == "expert" and g.solutions == 40 and g.score >= 90
+    assert kn.hint(K3, candidates=steps.candidates) is None
+    assert kn.hint(K3, candidates=r.candidates).technique == "region sum"
     assert kn.hint(K3, candidates=steps.start) == steps[0]
 
 
 @pytest.mark.parametrize("name", SAMPLES)
-def test_replaying_the_steps_gives_the_candidates_of_reduce(name):
+def test_replaying_the_steps_agrees_with_reduce_and_the_solutions(name):
     steps = kn.explain(PUZZLES / name)
     r = kn.reduce(PUZZLES / name)
-    assert steps.status == r.status
-    assert np.array_equal(replay(steps.start, steps), r.candidates)
+    assert steps.status == r.status or (steps.status, r.status) == ("solved", "stuck")
+    assert np.array_equal(replay(steps.start, steps), steps.candidates)
+    assert not (steps.candidates & ~r.candidates).any()
+    assert kept_by_every_solution(steps.candidates, kn.kakuro(PUZZLES / name))
 
 
 def test_a_step_has_the_shape_the_api_promises():
@@ -85,37 +100,51 @@ def test_each_step_is_the_simplest_technique_that_makes_progress(name):
     state = steps.start
     scratch, info = np.zeros(32, np.int64), np.zeros(4, np.int64)
     for step in steps:
-        t = NAMES.index(step.technique)
+        t = LADDER.index(step.technique)
         for k, entry in enumerate(pairs):
             m = np.array(masks_of(state, entry), np.int64)
-            for lower in range(t):
+            for lower in range(min(t, N_TECHNIQUES)):
                 assert not try_technique(lower, m, int(sums[k]), m.copy(), info, scratch), \
                     (step, NAMES[lower], k)
+        if step.technique == "chain":           # no region sum could have helped either
+            assert kn.explain(p, candidates=state, top=N_TECHNIQUES + 1, max_steps=1) == []
         state = replay(state, [step])
+
+
+def assert_follows_from_its_entry(step, state, sums):
+    """No filling of the step's entry that fits the candidates before it uses a digit
+    the step removes."""
+    ways = fillings(int(sums[step.entry]), masks_of(state, step.cells))
+    for i, cell in enumerate(step.cells):
+        kept = {w[i] for w in ways}
+        assert not kept & step.removed.get(cell, set()), step
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(filled_puzzles(max_side=7))
 def test_every_step_is_true(case):
-    """No step removes a digit of the fill (a solution), and each removal follows from its
-    entry alone: no filling of the entry that fits the candidates before it uses the digit."""
+    """No step removes a digit of the fill (a solution), nor of any solution; each step of
+    the ladder follows from its entry alone (no filling of the entry that fits the
+    candidates before it uses the digit), and each link of a chain does too."""
     puzzle, fill = case
     steps = kn.explain(puzzle)
     cells, sums = kn.entries(puzzle)
+    solutions = kn.kakuro(puzzle, limit=2000)
     state = steps.start
     for step in steps:
         for (r, c), digits in step.removed.items():
             assert fill[r, c] not in digits, (step, fill[r, c])
-        before = masks_of(state, step.cells)
-        ways = fillings(int(sums[step.entry]), before)
-        for i, cell in enumerate(step.cells):
-            kept = {w[i] for w in ways}
-            assert not kept & step.removed.get(cell, set()), step
+            assert not set(solutions[:, r, c].tolist()) & digits, step
+        if step.entry is not None:
+            assert_follows_from_its_entry(step, state, sums)
+        for link in step.links:
+            assert link.entry is not None
         state = replay(state, [step])
     assert steps.status != "contradiction"
     r = kn.reduce(puzzle)
-    assert steps.status == r.status
-    assert np.array_equal(steps.candidates, r.candidates)
+    assert steps.status == r.status or (steps.status, r.status) == ("solved", "stuck")
+    assert not (steps.candidates & ~r.candidates).any()
+    assert np.array_equal(kn.explain(puzzle, top=N_TECHNIQUES).candidates, r.candidates)
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
@@ -163,7 +192,7 @@ def test_max_steps_and_top():
     assert len(kn.explain(K2, max_steps=3)) == 3
     low = kn.explain(K3, top=NAMES.index("bounds"))
     assert {s.technique for s in low} <= set(NAMES[:NAMES.index("bounds")])
-    for bad in ({"top": N_TECHNIQUES + 1}, {"top": -1}, {"max_steps": -2}, {"max_steps": 1.5}):
+    for bad in ({"top": len(LADDER) + 1}, {"top": -1}, {"max_steps": -2}, {"max_steps": 1.5}):
         with pytest.raises(ValueError):
             kn.explain(K2, **bad)
 
@@ -182,7 +211,7 @@ def test_grades_order_the_samples():
     for g in grades.values():
         assert g.label in ("easy", "medium", "hard", "expert") and 0 <= g.score <= 100
         assert sum(g.techniques.values()) > 0
-        assert list(g.techniques) == [n for n in NAMES if n in g.techniques]
+        assert list(g.techniques) == [n for n in LADDER if n in g.techniques]
 
 
 def test_a_grade_rises_with_the_hardest_technique():
@@ -194,15 +223,15 @@ def test_a_grade_rises_with_the_hardest_technique():
 
 
 def test_techniques_cover_the_ladder():
-    assert len(NAMES) == N_TECHNIQUES == len(set(NAMES))
+    assert len(NAMES) == N_TECHNIQUES == len(set(NAMES)) and LADDER[:N_TECHNIQUES] == NAMES
     from kakuro_np.grade import LEVELS
-    assert set(LEVELS) == set(NAMES)
-    assert [LEVELS[n] for n in NAMES] == sorted(LEVELS[n] for n in NAMES)
+    assert set(LEVELS) == set(LADDER) == set(NAMES) | {"region sum", "chain"}
+    assert [LEVELS[n] for n in LADDER] == sorted(LEVELS[n] for n in LADDER)
 
 
 def test_published_style_puzzles_never_lose_their_solution():
     """On unique puzzles made as published ones are, no step removes a digit of the solution,
-    and logic goes exactly as far as forced moves."""
+    the ladder goes exactly as far as forced moves, and reasoning across runs to the end."""
     import json
     from conftest import ROOT
     with open(ROOT / "bench" / "sets" / "published.jsonl") as f:
@@ -213,7 +242,9 @@ def test_published_style_puzzles_never_lose_their_solution():
         steps = kn.explain(p)
         for step in steps:
             assert all(solution[cell] not in digits for cell, digits in step.removed.items())
-        assert np.array_equal(steps.candidates, kn.reduce(p).candidates), row["name"]
+        assert steps.status == "solved", row["name"]
+        assert np.array_equal(kn.explain(p, top=N_TECHNIQUES).candidates,
+                              kn.reduce(p).candidates), row["name"]
 
 
 def test_grading_an_open_block_is_bounded():

@@ -456,3 +456,22 @@ def test_steps_that_draw_themselves_still_pickle_and_compare_as_steps():
     again = pickle.loads(pickle.dumps(steps))
     assert again == steps and again[3] == tuple(steps[3]) and again.status == steps.status
     assert again[3]._repr_svg_() == steps[3]._repr_svg_()
+
+
+def test_a_region_sum_is_outlined_and_a_chains_links_are_numbered():
+    from test_chains import CHAIN
+    from test_regions import REGION
+    from kakuro_np.svg import OUTLINE_INK, step_svg
+    steps = explain(kn.parse(REGION))
+    i = next(i for i, s in enumerate(steps) if s.technique == "region sum")
+    root = parse(step_svg(steps.puzzle, steps[i], replay(steps.start, steps[:i])))
+    outline, = [el for el in root.iter(PATH) if el.get("class") == "outline"]
+    assert outline.get("stroke") == OUTLINE_INK
+    assert outline.get("d") == ("M40 120h40M40 160h40M40 120v40M80 120h40M80 160h40"
+                                "M120 120h40M120 160h40M160 120v40")    # the across 12's cells
+    steps = explain(kn.parse(CHAIN))
+    i = next(i for i, s in enumerate(steps) if s.technique == "chain")
+    root = parse(step_svg(steps.puzzle, steps[i], replay(steps.start, steps[:i])))
+    labels = [t.text for t in group(root, "labels").iter(TEXT)]
+    assert labels[0] == "?" and "6" in ",".join(labels) and len(labels) >= 6
+    assert not [el for el in root.iter(PATH) if el.get("class") == "outline"]

@@ -1,0 +1,221 @@
+"""Region sums ("innies and outies"): arithmetic over a closed set of whole runs.
+
+Every solution fills each run to its clue, so over any set of whole across runs ``A``
+and whole down runs ``B`` (or the other way round), the cells of ``A`` add up to the
+clues of ``A`` and the cells of ``B`` to the clues of ``B``. The cells they share cancel:
+the cells of ``A`` that ``B`` leaves out (the plus side) less the cells of ``B`` outside
+``A`` (the minus side) make the difference of the two clue totals. The regions taken are
+the runs of one direction in a band of neighbouring rows (or columns), one connected
+piece at a time; ``B`` is either the crossing runs that meet the piece (its "outies"
+stick out of it) or those that lie inside it (its "innies" are the cells they miss).
+
+A region sum then bounds each open cell of the two sides by what the others can make,
+and with few open cells tries every way to fill them (digits distinct within a run).
+
+Glossary
+--------
+region     : ``Region``: the runs, the crossing runs, the plus and minus variables and
+             ``difference``, with sum(plus) - sum(minus) == difference in every solution.
+piece      : a connected set of runs of one direction within a band of lines.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .combos import LOWEST_DIGIT, POPCOUNT
+from .techniques import HIGHEST_DIGIT
+
+#: The most fillings of a region's open cells tried one by one (more: bounds alone).
+MAX_FILLINGS = 4096
+#: The most open cells a region sum reasons about (more would not make a step to follow).
+MAX_OPEN = 8
+
+
+class Region(NamedTuple):
+    """One region sum: ``sum(plus) - sum(minus) == difference`` over variables.
+
+    runs     : the region's runs (entries of one direction), ascending.
+    cross    : the crossing runs taken, ascending.
+    kind     : "outies" (cross = the runs meeting the region: minus sticks out) or
+               "innies" (cross = the runs inside it: plus is what they miss).
+    plus, minus : int64 arrays of variables.
+    difference  : the clues of ``runs`` less the clues of ``cross``.
+    """
+    runs: tuple
+    cross: tuple
+    kind: str
+    plus: np.ndarray
+    minus: np.ndarray
+    difference: int
+
+
+class RegionStep(NamedTuple):
+    """What one region sum removes: the region, the open cells' digit sets before
+    (``old``) and after (``new``) for the variables ``var`` that change, and the sum the
+    open cells must make with the decided ones taken out (``rest``)."""
+    region: Region
+    var: np.ndarray
+    old: np.ndarray
+    new: np.ndarray
+    rest: int
+
+
+def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
+    """Every region sum of a grid's runs whose two sides are not both empty, each once.
+
+    Examples
+    --------
+    >>> from kakuro_np import Puzzle
+    >>> from kakuro_np.engine.build.entries import entry_variables, packed_entries
+    >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    >>> k = packed_entries(p)
+    >>> var_cell, ent_var, _, _ = entry_variables(p, k)
+    >>> r = regions(k.ent_off, ent_var, k.ent_sum, k.n_across, var_cell, 3)[0]
+    >>> r.runs, r.cross, r.kind, r.plus.tolist(), r.minus.tolist(), r.difference
+    ((0,), (2, 3), 'outies', [], [2, 3], -4)
+
+    The down runs crossing the across 3 make 4 + 3, so their cells below it make 7 - 3.
+    """
+    E = len(ent_sum)
+    row, col = np.divmod(var_cell, width)
+    runs_of = [ent_var[ent_off[k]:ent_off[k + 1]] for k in range(E)]
+    # each variable's run of each direction (-1: none)
+    var_run = np.full((2, len(var_cell)), -1, np.int64)
+    for k, vs in enumerate(runs_of):
+        var_run[int(k >= n_across), vs] = k
+    line = np.array([row[vs[0]] if k < n_across else col[vs[0]] for k, vs in enumerate(runs_of)],
+                    np.int64)
+    found, seen = [], set()
+    for d in (0, 1):
+        mine = np.arange(E)[(np.arange(E) >= n_across) == bool(d)]
+        for lo in np.unique(line[mine]):
+            for hi in np.unique(line[mine][line[mine] >= lo]):
+                band = mine[(line[mine] >= lo) & (line[mine] <= hi)]
+                for piece in _pieces(band, runs_of, var_run[1 - d]):
+                    for region in _sums(piece, runs_of, var_run[1 - d], ent_sum):
+                        key = (tuple(region.plus.tolist()), tuple(region.minus.tolist()))
+                        if key not in seen:
+                            seen.add(key)
+                            found.append(region)
+    return found
+
+
+def _pieces(band, runs_of, cross_of) -> list:
+    """The runs of ``band`` in connected pieces: two runs join when a crossing run
+    (``cross_of[v]``, the crossing run of variable ``v``) meets both."""
+    parent = {int(k): int(k) for k in band}
+
+    def root(k):
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+    first = {}
+    for k in band:
+        for c in cross_of[runs_of[k]].tolist():
+            if c < 0:
+                continue
+            if c in first:
+                parent[root(int(k))] = root(first[c])
+            else:
+                first[c] = int(k)
+    pieces = {}
+    for k in band:
+        pieces.setdefault(root(int(k)), []).append(int(k))
+    return list(pieces.values())
+
+
+def _sums(piece, runs_of, cross_of, ent_sum) -> list:
+    """The outies and innies region sums of one piece."""
+    cells = np.concatenate([runs_of[k] for k in piece])
+    inside = set(cells.tolist())
+    meeting = sorted({c for c in cross_of[cells].tolist() if c >= 0})
+    within = [c for c in meeting if inside.issuperset(runs_of[c].tolist())]
+    total = int(sum(int(ent_sum[k]) for k in piece))
+    out = []
+    for kind, cross in (("outies", meeting), ("innies", within)):
+        covered = set(np.concatenate([runs_of[c] for c in cross]).tolist()) if cross else set()
+        plus = np.array(sorted(inside - covered), np.int64)
+        minus = np.array(sorted(covered - inside), np.int64)
+        if len(plus) + len(minus):
+            out.append(Region(tuple(piece), tuple(cross), kind, plus, minus,
+                              total - int(sum(int(ent_sum[c]) for c in cross))))
+    return out
+
+
+def region_step(found, mask, var_run, tried=None) -> RegionStep | None:
+    """The region sum that removes candidates with the fewest open cells (ties: the
+    fewest cells in all, then the first found), or None.
+
+    ``var_run`` is ``(2, V)``: each variable's across and down run (-1: none), for the
+    digits that must differ within a run. ``tried`` (a dict kept between calls) holds
+    the masks each region removed nothing from, so it is not tried again until they
+    change.
+    """
+    tried = {} if tried is None else tried
+    best = None
+    for i, region in enumerate(found):
+        both = np.concatenate([region.plus, region.minus])
+        m = mask[both]
+        n_open = int((POPCOUNT[m] > 1).sum())
+        if not 0 < n_open <= MAX_OPEN or best is not None and (n_open, len(both)) >= best[0]:
+            continue
+        if i in tried and np.array_equal(tried[i], m):
+            continue
+        made = _narrowed(region, mask, var_run)
+        if made is None:
+            tried[i] = m
+        else:
+            best = ((n_open, len(both)), made)
+    return None if best is None else best[1]
+
+
+def _narrowed(region, mask, var_run) -> RegionStep | None:
+    """What ``region`` removes from ``mask`` (bounds, then every filling where few)."""
+    sign = np.concatenate([np.ones(len(region.plus), np.int64),
+                           -np.ones(len(region.minus), np.int64)])
+    both = np.concatenate([region.plus, region.minus])
+    m = mask[both]
+    decided = POPCOUNT[m] == 1
+    rest = region.difference - int((sign[decided] * LOWEST_DIGIT[m[decided]]).sum())
+    var, sign, m = both[~decided], sign[~decided], m[~decided]
+    new = _bounded(m, sign, rest)
+    if np.prod(POPCOUNT[new].astype(np.float64)) <= MAX_FILLINGS:
+        new = _filled(new, sign, rest, var_run[:, var])
+    changed = new != m
+    if not changed.any():
+        return None
+    return RegionStep(region, var[changed], m[changed], new[changed], rest)
+
+
+def _bounded(m, sign, rest) -> np.ndarray:
+    """Each cell's digits within what ``sum(sign * x) == rest`` leaves it, the others
+    anywhere from their lowest to their highest candidate."""
+    low, high = LOWEST_DIGIT[m], HIGHEST_DIGIT[m]
+    least = np.where(sign > 0, low, -high)          # sign * x at its smallest
+    most = np.where(sign > 0, high, -low)
+    others_least, others_most = least.sum() - least, most.sum() - most
+    # sign * x = rest - (the others), so x lies between these
+    a, b = sign * (rest - others_most), sign * (rest - others_least)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    digits = np.arange(1, 10)
+    keep = ((digits >= lo[:, None]) & (digits <= hi[:, None])) << np.arange(9)
+    return m & keep.sum(axis=1)
+
+
+def _filled(m, sign, rest, runs) -> np.ndarray:
+    """Each cell's digits that some filling of all the open cells keeps: digits from
+    their candidates, distinct within a run, ``sum(sign * x) == rest``."""
+    ways = np.zeros((1, 0), np.int64)
+    for i in range(len(m)):
+        digits = np.flatnonzero((int(m[i]) >> np.arange(9)) & 1) + 1
+        ways = np.concatenate([np.repeat(ways, len(digits), axis=0),
+                               np.tile(digits, len(ways))[:, None]], axis=1)
+        for j in range(i):                  # a digit twice in one run: not a filling
+            if ((runs[:, i] >= 0) & (runs[:, i] == runs[:, j])).any():
+                ways = ways[ways[:, i] != ways[:, j]]
+    ways = ways[ways @ sign == rest]
+    return np.bitwise_or.reduce(1 << (ways - 1), axis=0) if len(ways) else np.zeros_like(m)
