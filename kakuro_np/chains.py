@@ -37,9 +37,10 @@ CLIMB_STEPS = 100
 #: solutions, where chains find little, is given up in seconds (the published-style
 #: puzzles need at most 1,459).
 MAX_SUPPOSITIONS = 5_000
-#: How many of the suppositions with the fewest links are pruned (``pruned``) before the
-#: shortest is chosen.
-PRUNED = 8
+#: Of the suppositions that end in a contradiction, the SLICED whose climbs take the
+#: fewest steps are cut to the steps the contradiction depends on (``chain_links``), and
+#: the PRUNED of those with the fewest links are pruned (``pruned``); the shortest is used.
+SLICED, PRUNED = 32, 8
 
 
 class Chain(NamedTuple):
@@ -64,7 +65,8 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
     """``(chain, suppositions tried)``: the supposition with the fewest links (at most
     ``max_links``) that ends in a contradiction, over the open candidates of ``mask``
     (ties: the first variable, then the lowest digit), or None; at most ``budget``
-    suppositions are tried (the first variables first).
+    suppositions are tried (the first variables first). The ladder must be stuck at
+    ``mask``: each climb starts from the supposed cell's entries alone.
 
     ``runs`` is ``(ent_off, ent_var, ent_sum, var_eoff, var_ent)`` as ``climb`` takes them.
 
@@ -90,12 +92,16 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
             tried += 1
             start = mask.copy()
             start[v] = 1 << (d - 1)
-            climbed = climb(*runs, start.copy(), np.int64(CLIMB_STEPS), np.int64(CHAIN_TOP))
+            climbed = climb(*runs, start.copy(), np.int64(CLIMB_STEPS), np.int64(CHAIN_TOP),
+                            np.int64(v))
             if climbed[0] == CONTRADICTION:
-                steps = chain_links(climbed, runs[0], runs[1], len(mask))
-                found.append((len(steps), v, d, start, climbed[1][steps], climbed[2][steps]))
+                found.append((len(climbed[1]), v, d, start, climbed))
+    sliced = []                             # a climb's steps bound its links: few, few
+    for _, v, d, start, climbed in sorted(found, key=lambda f: f[:3])[:SLICED]:
+        steps = chain_links(climbed, runs[0], runs[1], len(mask))
+        sliced.append((len(steps), v, d, start, climbed[1][steps], climbed[2][steps]))
     best = None
-    for _, v, d, start, technique, entry in sorted(found, key=lambda f: f[:3])[:PRUNED]:
+    for _, v, d, start, technique, entry in sorted(sliced, key=lambda f: f[:3])[:PRUNED]:
         links = pruned(runs, start, technique, entry)
         if len(links[1]) <= max_links and (best is None or len(links[1]) < len(best)):
             best = Chain(v, d, start, links)

@@ -263,10 +263,11 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     ahead.wait("climb")                          # the command line may compile it ahead
     runs = (board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
             board.var_ent)
-    records, found, var_run, tried = [], None, None, {}
+    records, found, var_run, memo = [], None, None, {}
     budget = MAX_SUPPOSITIONS
     while True:
-        climbed = climb(*runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)))
+        climbed = climb(*runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)),
+                        np.int64(-1))
         records.append(("climb", climbed))
         status = climbed[0]
         if limit >= 0:
@@ -278,7 +279,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
             break
         if found is None:
             found, var_run = _regions(board), board_runs(board)
-        step = region_step(found, mask, var_run, tried)
+        step = region_step(found, mask, var_run, memo)
         if step is not None:
             mask[step.var] = step.new
             records.append(("region", step))
@@ -299,10 +300,10 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
 
 
 def _regions(board) -> list:
-    """The region sums of a board's runs (``regions.regions``)."""
-    from .regions import regions
-    return regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
-                   board.packed.n_across, board.var_cell, board.puzzle.shape[1])
+    """The region sums of a board's runs (``regions.regions``), indexed."""
+    from .regions import indexed, regions
+    return indexed(regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
+                           board.packed.n_across, board.var_cell, board.puzzle.shape[1]))
 
 
 def board_runs(board) -> np.ndarray:

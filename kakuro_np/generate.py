@@ -396,7 +396,7 @@ def grade_cost(draft, mask, top, low, high):
     """
     mask[:] = ALL_DIGITS
     climbed = climb(draft.ent_off, draft.ent_var, draft.ent_sum, draft.var_eoff,
-                    draft.var_ent, mask, -1, top)
+                    draft.var_ent, mask, -1, top, -1)
     if climbed[0] != SOLVED:
         extra = 0
         for v in range(mask.shape[0]):

@@ -16,7 +16,8 @@ Glossary
 --------
 region     : ``Region``: the runs, the crossing runs, the plus and minus variables and
              ``difference``, with sum(plus) - sum(minus) == difference in every solution.
-piece      : a connected set of runs of one direction within a band of lines.
+piece      : a connected set of runs of one direction within a band of lines: two runs
+             join when a crossing run meets both.
 """
 
 from __future__ import annotations
@@ -88,44 +89,45 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
         var_run[int(k >= n_across), vs] = k
     line = np.array([row[vs[0]] if k < n_across else col[vs[0]] for k, vs in enumerate(runs_of)],
                     np.int64)
-    found, seen = [], set()
+    found, seen, pieces_seen = [], set(), set()
     for d in (0, 1):
+        cross_of = var_run[1 - d]
         mine = np.arange(E)[(np.arange(E) >= n_across) == bool(d)]
-        for lo in np.unique(line[mine]):
-            for hi in np.unique(line[mine][line[mine] >= lo]):
-                band = mine[(line[mine] >= lo) & (line[mine] <= hi)]
-                for piece in _pieces(band, runs_of, var_run[1 - d]):
-                    for region in _sums(piece, runs_of, var_run[1 - d], ent_sum):
-                        key = (tuple(region.plus.tolist()), tuple(region.minus.tolist()))
-                        if key not in seen:
-                            seen.add(key)
+        lines = np.unique(line[mine])
+        for a in range(len(lines)):
+            parent, first = {}, {}                  # a union-find of the band's runs
+            for hi in lines[a:]:
+                for k in mine[line[mine] == hi].tolist():
+                    parent[k] = k
+                    for c in cross_of[runs_of[k]].tolist():
+                        if c < 0:
+                            continue
+                        if c in first:
+                            parent[_root(parent, k)] = _root(parent, first[c])
+                        else:
+                            first[c] = k
+                pieces = {}
+                for k in parent:
+                    pieces.setdefault(_root(parent, k), []).append(k)
+                for piece in pieces.values():
+                    key = tuple(sorted(piece))
+                    if key in pieces_seen:          # the same piece in a wider band
+                        continue
+                    pieces_seen.add(key)
+                    for region in _sums(list(key), runs_of, cross_of, ent_sum):
+                        sides = (tuple(region.plus.tolist()), tuple(region.minus.tolist()))
+                        if sides not in seen:
+                            seen.add(sides)
                             found.append(region)
     return found
 
 
-def _pieces(band, runs_of, cross_of) -> list:
-    """The runs of ``band`` in connected pieces: two runs join when a crossing run
-    (``cross_of[v]``, the crossing run of variable ``v``) meets both."""
-    parent = {int(k): int(k) for k in band}
-
-    def root(k):
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-    first = {}
-    for k in band:
-        for c in cross_of[runs_of[k]].tolist():
-            if c < 0:
-                continue
-            if c in first:
-                parent[root(int(k))] = root(first[c])
-            else:
-                first[c] = int(k)
-    pieces = {}
-    for k in band:
-        pieces.setdefault(root(int(k)), []).append(int(k))
-    return list(pieces.values())
+def _root(parent, k):
+    """The root of ``k`` in the union-find ``parent``, its path halved on the way."""
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
 
 
 def _sums(piece, runs_of, cross_of, ent_sum) -> list:
@@ -146,31 +148,51 @@ def _sums(piece, runs_of, cross_of, ent_sum) -> list:
     return out
 
 
-def region_step(found, mask, var_run, tried=None) -> RegionStep | None:
+class Regions(NamedTuple):
+    """Region sums indexed for ``region_step``: ``found`` (``Region``), and the variables
+    of region ``i`` (plus, then minus) at ``var[off[i]:off[i + 1]]``."""
+    found: list
+    var: np.ndarray
+    off: np.ndarray
+
+
+def indexed(found) -> Regions:
+    """``found`` with its variables packed (``Regions``)."""
+    var = [np.concatenate([r.plus, r.minus]) for r in found]
+    off = np.zeros(len(var) + 1, np.int64)
+    off[1:] = np.cumsum([len(v) for v in var])
+    return Regions(list(found), np.concatenate(var) if var else np.zeros(0, np.int64), off)
+
+
+def region_step(regions, mask, var_run, memo=None) -> RegionStep | None:
     """The region sum that removes candidates with the fewest open cells (ties: the
     fewest cells in all, then the first found), or None.
 
-    ``var_run`` is ``(2, V)``: each variable's across and down run (-1: none), for the
-    digits that must differ within a run. ``tried`` (a dict kept between calls) holds
-    the masks each region removed nothing from, so it is not tried again until they
-    change.
+    ``regions`` is ``indexed(regions(...))``; ``var_run`` is ``(2, V)``: each variable's
+    across and down run (-1: none), for the digits that must differ within a run.
+    ``memo`` (a dict kept between calls) remembers the regions that removed nothing, so
+    each is not tried again until one of its cells changes.
     """
-    tried = {} if tried is None else tried
-    best = None
-    for i, region in enumerate(found):
-        both = np.concatenate([region.plus, region.minus])
-        m = mask[both]
-        n_open = int((POPCOUNT[m] > 1).sum())
-        if not 0 < n_open <= MAX_OPEN or best is not None and (n_open, len(both)) >= best[0]:
-            continue
-        if i in tried and np.array_equal(tried[i], m):
-            continue
-        made = _narrowed(region, mask, var_run)
-        if made is None:
-            tried[i] = m
-        else:
-            best = ((n_open, len(both)), made)
-    return None if best is None else best[1]
+    memo = {} if memo is None else memo
+    n = len(regions.found)
+    if not n:
+        return None
+    starts = regions.off[:-1]
+    n_open = np.add.reduceat((POPCOUNT[mask[regions.var]] > 1).astype(np.int64), starts)
+    stale = memo.get("stale", np.zeros(n, bool))
+    if "mask" in memo:                      # a region whose cells changed is tried again
+        changed = (mask != memo["mask"])[regions.var].astype(np.int64)
+        stale &= np.add.reduceat(changed, starts) == 0
+    size = np.diff(regions.off)
+    ready = np.flatnonzero((n_open > 0) & (n_open <= MAX_OPEN) & ~stale)
+    made = None
+    for i in ready[np.lexsort((ready, size[ready], n_open[ready]))].tolist():
+        made = _narrowed(regions.found[i], mask, var_run)
+        if made is not None:
+            break
+        stale[i] = True
+    memo["mask"], memo["stale"] = mask.copy(), stale
+    return made
 
 
 def _narrowed(region, mask, var_run) -> RegionStep | None:

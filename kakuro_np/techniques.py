@@ -533,12 +533,16 @@ def push_touched(stack, size, touched, n):
 
 
 #: The types ``explain`` calls ``climb`` with (see ``ahead``).
-CLIMB_TYPES = (INTS, INTS, INTS, INTS, INTS, INTS, INT, INT)
+CLIMB_TYPES = (INTS, INTS, INTS, INTS, INTS, INTS, INT, INT, INT)
 
 
 @kernel
-def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
+def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top, changed_var):
     """Apply the ladder's techniques ``0..top-1`` to ``mask`` in place, one step at a time.
+
+    With ``changed_var`` -1 every entry is tried; else only the entries of that variable
+    to begin with (the others are known to be where no technique helps, e.g. after a
+    supposition on a state where the ladder was stuck), and then those a step touches.
 
     Each step is the simplest technique that makes progress in some entry,
     trying the entries whose cells changed most recently first (ties to the
@@ -569,9 +573,16 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top):
     size = np.zeros(max(top, 1), np.int64)
     touched = np.zeros(E + 1, np.int64)
     n_touched = np.int64(0)                 # not the literal 0: one compile of push_touched
-    for k in range(E):                      # every entry, the lowest on top
-        touched[k] = k
-    stack = push_touched(stack, size, touched, E)
+    if changed_var < 0:
+        for k in range(E):                  # every entry, the lowest on top
+            touched[k] = k
+        n_touched = np.int64(E)
+    else:
+        for q in range(var_eoff[changed_var], var_eoff[changed_var + 1]):
+            touched[n_touched] = var_ent[q]
+            n_touched += 1
+        sort_ints(touched, np.int64(0), n_touched)
+    stack = push_touched(stack, size, touched, n_touched)
     m = np.zeros(9, np.int64)
     out = np.zeros(9, np.int64)
     facts = np.zeros(4, np.int64)

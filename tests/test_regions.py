@@ -7,7 +7,7 @@ import kakuro_np as kn
 from conftest import examples
 from kakuro_np.engine.build.entries import entry_variables, packed_entries
 from kakuro_np.explain import board_runs, _board
-from kakuro_np.regions import _filled, region_step, regions
+from kakuro_np.regions import _filled, indexed, region_step, regions
 from kakuro_np.techniques import N_TECHNIQUES
 from strategies import filled_puzzles
 
@@ -55,8 +55,8 @@ def test_a_region_step_never_removes_a_digit_of_the_fill(case):
     """From where the ladder stops, each region step in turn keeps the fill's digits."""
     puzzle, fill = case
     board = _board(puzzle)
-    found = regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
-                    board.packed.n_across, board.var_cell, puzzle.shape[1])
+    found = indexed(regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
+                            board.packed.n_across, board.var_cell, puzzle.shape[1]))
     cand = kn.reduce(puzzle).candidates.reshape(-1, 9)[board.var_cell]
     mask = (cand << np.arange(9)).sum(axis=1).astype(np.int64)
     digit = 1 << (fill.ravel()[board.var_cell].astype(np.int64) - 1)
