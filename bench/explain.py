@@ -20,6 +20,7 @@ import time
 import kakuro_np as kn
 from kakuro_np.grade import LABELS
 from kakuro_np.explain import LADDER
+from kakuro_np.techniques import N_TECHNIQUES
 from sections import markers, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,6 +28,8 @@ ROOT = os.path.dirname(HERE)
 SETS = ("published", "big30", "big40", "long", "many")
 BEGIN, END = markers("explain.py")
 TARGET_30 = 0.5
+#: Issue 50: with reasoning across runs, the slowest explain on the published-style sets.
+TARGET_ACROSS = 5.0
 
 
 def load(name, most=None):
@@ -59,10 +62,11 @@ def measure(name, puzzles):
     rows = []
     for pname, p in puzzles:
         t_explain, steps = best_of(3, kn.explain, p)
+        t_ladder, _ = best_of(3, lambda q: kn.explain(q, top=N_TECHNIQUES), p)
         t_grade, g = best_of(1, kn.grade, p)
         t_hint, _ = best_of(1, kn.hint, p)
         rows.append(dict(name=pname, shape=p.shape, blanks=int(p.blank.sum()), steps=len(steps),
-                         status=steps.status, explain=t_explain, grade=t_grade, hint=t_hint,
+                         status=steps.status, explain=t_explain, ladder=t_ladder, grade=t_grade, hint=t_hint,
                          label=g.label, score=g.score, hardest=g.hardest, fanouts=g.fanouts))
     return rows
 
@@ -75,9 +79,15 @@ def report(results, quick) -> str:
              "counts fan-outs where logic stops) and `hint` one call each.", ""]
     big = results.get("big30", [])
     if big:
-        worst = max(r["explain"] for r in big)
-        lines.append(f"- **{'PASS' if worst <= TARGET_30 else 'FAIL'}** `explain` on a 30x30 "
-                     f"published-style puzzle: at most {ms(worst)} (target <= {TARGET_30} s)")
+        worst = max(r["ladder"] for r in big)
+        lines.append(f"- **{'PASS' if worst <= TARGET_30 else 'FAIL'}** `explain` by the ladder "
+                     f"(`top=N_TECHNIQUES`, where `reduce` stops) on a 30x30 published-style "
+                     f"puzzle: at most {ms(worst)} (target <= {TARGET_30} s)")
+        worst = max(r["explain"] for name in ("published", "big30", "big40", "long")
+                    for r in results.get(name, []))
+        lines.append(f"- **{'PASS' if worst <= TARGET_ACROSS else 'FAIL'}** `explain` with region "
+                     f"sums and chains on the published-style sets: at most {ms(worst)} (target "
+                     f"<= {TARGET_ACROSS} s)")
         lines.append("")
     lines += ["| set | puzzles | blanks | steps (median) | explain median | max | grade median "
               "| max | hint median | solved by logic |",
