@@ -66,7 +66,8 @@ def measure(name, puzzles):
         t_grade, g = best_of(1, kn.grade, p)
         t_hint, _ = best_of(1, kn.hint, p)
         rows.append(dict(name=pname, shape=p.shape, blanks=int(p.blank.sum()), steps=len(steps),
-                         status=steps.status, explain=t_explain, ladder=t_ladder, grade=t_grade, hint=t_hint,
+                         status=steps.status, explain=t_explain, ladder=t_ladder,
+                         grade=t_grade, hint=t_hint,
                          label=g.label, score=g.score, hardest=g.hardest, fanouts=g.fanouts))
     return rows
 

@@ -624,9 +624,10 @@ def _region_step(board, cells, state, step) -> Step:
     said = f"{inner[0].upper() + inner[1:]} make{'s' * one} {runs_total}"
     if region.cross:
         crossing = _runs_named(board, list(region.cross))
-        where = f"that cross{'es' * (len(region.cross) == 1)} {them}" \
-            if region.kind == "outies" else f"that lie{'s' * (len(region.cross) == 1)} within {them}"
-        said += f", and {crossing} {where} make{'s' * (len(region.cross) == 1)} {cross_total}"
+        lone = len(region.cross) == 1
+        where = (f"that cross{'es' * lone} {them}" if region.kind == "outies" else
+                 f"that lie{'s' * lone} within {them}")
+        said += f", and {crossing} {where} make{'s' * lone} {cross_total}"
     plus = [cells[v] for v in region.plus.tolist()]
     minus = [cells[v] for v in region.minus.tolist()]
     if not minus:
@@ -643,10 +644,12 @@ def _region_step(board, cells, state, step) -> Step:
     both = np.concatenate([region.plus, region.minus])
     decided = both[POPCOUNT[state[both]] == 1]
     if len(decided):
-        open_cells = [cells[v] for v in both.tolist() if v not in set(decided.tolist())]
-        side += (f"; with {_cell_list([cells[v] for v in decided.tolist()])} decided, "
-                 f"{_cell_list(open_cells)} {'make' if len(minus) == 0 or len(plus) == 0 else 'differ by'} "
-                 f"{abs(step.rest)}")
+        given = f"; with {_cell_list([cells[v] for v in decided.tolist()])} decided, "
+        if plus and minus:
+            side += (f"{given}the open cells of the first make {abs(step.rest)} "
+                     f"{'more' if step.rest >= 0 else 'less'} than those of the second")
+        else:
+            side += f"{given}{_cell_list(_undecided(cells, both, decided))} make {abs(step.rest)}"
     var, old, new = step.var.tolist(), step.old.tolist(), step.new.tolist()
     changed = [cells[v] for v in var]
     reason = f"{said}, {side}: {_effect(changed, old, new)}."
@@ -658,6 +661,11 @@ def _region_step(board, cells, state, step) -> Step:
                              for k in region.runs])
     return Step(REGION_SUM, None, plus + minus, placed, removed, reason,
                 region=tuple(cells[v] for v in inside.tolist()))
+
+
+def _undecided(cells, both, decided) -> list:
+    """The cells of variables ``both`` that are not ``decided``."""
+    return [cells[v] for v in both.tolist() if v not in set(decided.tolist())]
 
 
 def _chain_step(board, cells, state, chain) -> Step:
