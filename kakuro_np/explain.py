@@ -28,9 +28,9 @@ from .puzzle import PuzzleLike
 from .techniques import N_TECHNIQUES, NAMES, climb
 
 #: Above the ladder of one-run techniques, the steps that reason across runs.
-REGION_SUM, CHAIN = "region sum", "chain"
+REGION_SUM, X_WING, CHAIN = "region sum", "x-wing", "chain"
 #: Every technique ``explain`` uses, the simplest first: the ladder, then across runs.
-LADDER = NAMES + (REGION_SUM, CHAIN)
+LADDER = NAMES + (REGION_SUM, X_WING, CHAIN)
 
 
 # -- a solve by logic, step by step ---------------------------------------------
@@ -186,8 +186,9 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     first the ladder of techniques on one entry (``techniques.NAMES``, from "no
     repeats" up to the essay's "joint possibilities"), looking first where the last
     steps changed something, which ends at the same candidates as ``reduce``; then,
-    where the ladder is stuck, a region sum over whole runs (``regions``) and last a
-    chain: a supposition whose ladder steps end in a contradiction (``chains``).
+    where the ladder is stuck, a region sum over whole runs (``regions``), an X-wing
+    of two runs over two crossing runs (``patterns``), and last a chain: a supposition
+    whose ladder steps end in a contradiction (``chains``).
 
     Parameters
     ----------
@@ -231,6 +232,8 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
             steps.extend(_step(board, cells, state, record, s) for s in range(len(record[1])))
         elif kind == "region":
             steps.append(_region_step(board, cells, state, record))
+        elif kind == "x-wing":
+            steps.append(_x_wing_step(board, cells, state, record))
         else:
             steps.append(_chain_step(board, cells, state, record))
     reason = ""
@@ -248,10 +251,12 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     """``(board, start_mask, mask, status, records)``: the solve by logic of a puzzle.
 
     ``records`` lists what was done, in order: ``("climb", record)`` for the ladder's
-    steps as ``climb`` records them, ``("region", RegionStep)`` and ``("chain", Chain)``;
+    steps as ``climb`` records them, ``("region", RegionStep)``, ``("x-wing", XWing)``
+    and ``("chain", Chain)``;
     None when a cell starts with no candidate. ``mask`` is where it ends."""
     from .chains import MAX_SUPPOSITIONS, shortest_chain
     from .formats import as_puzzle
+    from .patterns import x_wing
     from .regions import region_step
     limit = -1 if max_steps is None else _count(max_steps, "max_steps", None)
     top = len(LADDER) if top is None else _count(top, "top", len(LADDER))
@@ -283,6 +288,11 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
         if step is not None:
             mask[step.var] = step.new
             records.append(("region", step))
+        elif top > LADDER.index(X_WING) and (wing := x_wing(
+                board.packed.ent_off, board.ent_var, board.packed.ent_sum,
+                board.packed.n_across, var_run, mask)) is not None:
+            mask[wing.var] = wing.new
+            records.append(("x-wing", wing))
         else:
             chain = None
             if top > LADDER.index(CHAIN) and budget:
@@ -339,6 +349,8 @@ def logic_summary(grid) -> tuple:
             uses[:N_TECHNIQUES] += np.bincount(record[1], minlength=N_TECHNIQUES)
         elif kind == "region":
             uses[LADDER.index(REGION_SUM)] += 1
+        elif kind == "x-wing":
+            uses[LADDER.index(X_WING)] += 1
         else:
             uses[LADDER.index(CHAIN)] += 1
             lengths.append(len(record))
@@ -661,6 +673,27 @@ def _region_step(board, cells, state, step) -> Step:
                              for k in region.runs])
     return Step(REGION_SUM, None, plus + minus, placed, removed, reason,
                 region=tuple(cells[v] for v in inside.tolist()))
+
+
+def _x_wing_step(board, cells, state, wing) -> Step:
+    """The Step of an X-wing (``patterns.XWing``); ``state`` moves past it."""
+    d = wing.digit
+    first, second = (_entry_name(board, k) for k in wing.runs)
+    corners = [[cells[v] for v in pair] for pair in wing.cells]
+    crossing = " and ".join(_entry_name(board, k) for k in wing.cross)
+    var, old, new = wing.var.tolist(), wing.old.tolist(), wing.new.tolist()
+    changed = [cells[v] for v in var]
+    either = [_cell_list(pair).replace(" and ", " or ") for pair in corners]
+    reason = (f"{first[0].upper() + first[1:]} and {second} each need {'an' if d == 8 else 'a'} "
+              f"{d} (every combination "
+              f"that fits them holds it), the first only in {either[0]}, the second only in "
+              f"{either[1]}. Those four cells lie two by two in {crossing}, and the two {d}s "
+              f"cannot share one of them, so each of those gets its {d} there: "
+              f"{_effect(changed, old, new)}.")
+    state[var] = new
+    placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
+    removed = {cell: {d} for cell in changed}
+    return Step(X_WING, None, corners[0] + corners[1] + changed, placed, removed, reason)
 
 
 def _undecided(cells, both, decided) -> list:

@@ -3,7 +3,7 @@
 The score runs from 0 to 100 in bands of ten, one band per level of the
 hardest technique the solve by logic needs (``explain``); within a band it
 rises with how often the harder techniques are needed. Above the ladder of
-one-run techniques come region sums (level 7) and chains (level 8), where the
+one-run techniques come region sums and x-wings (level 7) and chains (level 8), where the
 score rises with the chains' links, in the spirit of the W rating (the longer
 the chains a solve needs, the harder it is). A puzzle that logic alone cannot
 finish needs fan-out (guessing): its score starts at 90 and rises with the
@@ -37,7 +37,8 @@ from .techniques import NAMES
 LEVELS = {"no repeats": 0, "lone square": 0, "unique combination": 1, "cross reference": 1,
           "bounds": 2, "complement": 2, "required digit": 3, "naked pair": 3, "hidden pair": 3,
           "naked triple": 4, "hidden triple": 4, "combination elimination": 4,
-          "combination placement": 5, "joint possibilities": 6, "region sum": 7, "chain": 8}
+          "combination placement": 5, "joint possibilities": 6, "region sum": 7, "x-wing": 7,
+          "chain": 8}
 CHAIN_LEVEL, FANOUT_LEVEL = 8, 9
 #: What one step of each level adds to the effort.
 WEIGHTS = (0, 0.25, 1, 2, 4, 8, 16, 32)
