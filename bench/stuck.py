@@ -2,11 +2,12 @@
 reasoning across runs.
 
 For every puzzle of the sets: ``kn.explain(p, top=N_TECHNIQUES)`` (before: the ladder of
-one-run techniques, where ``reduce`` stops) and ``kn.explain(p)`` (after: with region sums
-and chains), each timed wall-clock in this process after a warm-up; then ``kn.grade``.
-Prints, per set, how many are explained to the end before and after, which steps across
-runs each puzzle the ladder leaves stuck needs (region sums, chains and their links),
-the grade spread, and the times of ``explain``; and the puzzles still stuck, with why.
+one-run techniques, where ``reduce`` stops) and ``kn.explain(p)`` (after: with region sums,
+x-wings and chains), each timed wall-clock in this process after a warm-up; then
+``kn.grade``. Prints, per set, how many are explained to the end before and after, which
+steps across runs each puzzle the ladder leaves stuck needs (region sums, x-wings, chains
+and their links), the grade spread, and the times of ``explain``; and the puzzles still
+stuck, with why.
 
 Run: ``.venv/bin/python bench/stuck.py [--sets samples published]``
 """
@@ -52,7 +53,7 @@ def one_set(name):
         uses = collections.Counter(s.technique for s in after)
         links = [len(s.links) for s in after if s.technique == "chain"]
         rows.append(f"| {name} | {pname} | {p.shape[0]}x{p.shape[1]} | {uses['region sum']} | "
-                    f"{uses['chain']} | {', '.join(map(str, links)) or '-'} | {after.status} | "
+                    f"{uses['x-wing']} | {uses['chain']} | {', '.join(map(str, links)) or '-'} | {after.status} | "
                     f"{g.label} {g.score:.1f} | {dt:.2f} |")
         print(rows[-1], flush=True)
         if after.status != "solved":
@@ -69,8 +70,8 @@ def main():
     args = ap.parse_args()
     kn.explain(os.path.join(ROOT, "puzzles", "k3.txt"))          # compile first
     kn.grade(os.path.join(ROOT, "puzzles", "k3.txt"))
-    rows = ["| set | puzzle | size | region sums | chains | links of each chain | status | "
-            "grade | explain |", "|---|---|---|---:|---:|---|---|---|---:|"]
+    rows = ["| set | puzzle | size | region sums | x-wings | chains | links of each chain | "
+            "status | grade | explain |", "|---|---|---|---:|---:|---:|---|---|---|---:|"]
     summary = ["| set | puzzles | explained to the end before | after | grades after | "
                "explain median | slowest |", "|---|---:|---:|---:|---|---:|---:|"]
     still = []
