@@ -92,7 +92,7 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
             tried += 1
             start = mask.copy()
             start[v] = 1 << (d - 1)
-            climbed = climb(*runs, start.copy(), np.int64(CLIMB_STEPS), np.int64(CHAIN_TOP),
+            climbed = climb(runs, start.copy(), np.int64(CLIMB_STEPS), np.int64(CHAIN_TOP),
                             np.int64(v))
             if climbed[0] == CONTRADICTION:
                 found.append((len(climbed[1]), v, d, start, climbed))

@@ -271,7 +271,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     records, found, var_run, memo = [], None, None, {}
     budget = MAX_SUPPOSITIONS
     while True:
-        climbed = climb(*runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)),
+        climbed = climb(runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)),
                         np.int64(-1))
         records.append(("climb", climbed))
         status = climbed[0]

@@ -395,8 +395,8 @@ def grade_cost(draft, mask, top, low, high):
     is ``UNSOLVED_COST`` plus the candidates left beyond one per cell.
     """
     mask[:] = ALL_DIGITS
-    climbed = climb(draft.ent_off, draft.ent_var, draft.ent_sum, draft.var_eoff,
-                    draft.var_ent, mask, -1, top, -1)
+    climbed = climb((draft.ent_off, draft.ent_var, draft.ent_sum, draft.var_eoff,
+                     draft.var_ent), mask, -1, top, -1)
     if climbed[0] != SOLVED:
         extra = 0
         for v in range(mask.shape[0]):

@@ -31,6 +31,7 @@ stamp    : the step at which one of an entry's cells last changed; a technique
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
 from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
@@ -533,12 +534,16 @@ def push_touched(stack, size, touched, n):
 
 
 #: The types ``explain`` calls ``climb`` with (see ``ahead``).
-CLIMB_TYPES = (INTS, INTS, INTS, INTS, INTS, INTS, INT, INT, INT)
+CLIMB_TYPES = (types.UniTuple(INTS, 5), INTS, INT, INT, INT)
 
 
 @kernel
-def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top, changed_var):
+def climb(runs, mask, max_steps, top, changed_var):
     """Apply the ladder's techniques ``0..top-1`` to ``mask`` in place, one step at a time.
+
+    ``runs`` is ``(ent_off, ent_var, ent_sum, var_eoff, var_ent)``: entry ``k`` holds the
+    variables ``ent_var[ent_off[k]:ent_off[k + 1]]`` and adds up to ``ent_sum[k]``;
+    variable ``v`` is in the entries ``var_ent[var_eoff[v]:var_eoff[v + 1]]``.
 
     With ``changed_var`` -1 every entry is tried; else only the entries of that variable
     to begin with (the others are known to be where no technique helps, e.g. after a
@@ -557,6 +562,7 @@ def climb(ent_off, ent_var, ent_sum, var_eoff, var_ent, mask, max_steps, top, ch
     ``change_off[s]:change_off[s + 1]``, each a variable with its masks before
     and after.
     """
+    ent_off, ent_var, ent_sum, var_eoff, var_ent = runs
     E = ent_sum.shape[0]
     V = mask.shape[0]
     most = 9 * V + 1                        # every step removes a digit
