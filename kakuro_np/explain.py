@@ -336,10 +336,11 @@ def technique_counts(grid) -> tuple:
     return status, uses
 
 
-def logic_summary(grid) -> tuple:
+def logic_summary(grid, top=None) -> tuple:
     """``(status, {technique: steps}, chain lengths)`` of the solve by logic: what
-    ``explain`` does without its sentences, the chains' links counted in order."""
-    _, _, _, status, records = _logic(grid)
+    ``explain`` does (with the first ``top`` techniques of ``LADDER``) without its
+    sentences, the chains' links counted in order."""
+    _, _, _, status, records = _logic(grid, top=top)
     if records is None:
         return "contradiction", {}, []
     uses = np.zeros(len(LADDER), np.int64)
