@@ -13,6 +13,11 @@ from kakuro_np.explain import _board, board_runs
 from kakuro_np.patterns import needs, x_wing
 from strategies import filled_puzzles
 
+#: A 3x4 block the ladder leaves stuck; one x-wing (the downs 21 and 19 each need a 9 in
+#: rows 1 or 3) opens it, and the ladder finishes.
+XWING = ("x ; 17 0 ; 9 0 ; 21 0 ; 19 0\n0 28 ; _ ; _ ; _ ; _\n0 11 ; _ ; _ ; _ ; _\n"
+         "0 27 ; _ ; _ ; _ ; _\n")
+
 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(1, 511), min_size=1, max_size=5), st.integers(1, 45))
@@ -29,6 +34,20 @@ def test_what_a_run_needs_is_in_every_filling(masks, total):
         open_digits = {d for x, d in zip(masks, way) if bin(x).count("1") != 1}
         assert all(d in open_digits for d in range(1, 10) if need >> (d - 1) & 1), (way, need)
     assert not need & sum(1 << (d - 1) for d in decided)
+
+
+def test_an_x_wing_opens_what_the_ladder_and_region_sums_leave():
+    from kakuro_np.explain import LADDER
+    p = kn.parse(XWING)
+    assert kn.count(p, limit=2) == 1
+    assert kn.explain(p, top=LADDER.index("x-wing")).status == "stuck"
+    steps = kn.explain(p, top=LADDER.index("chain"))
+    assert steps.status == "solved"
+    wing, = [s for s in steps if s.technique == "x-wing"]
+    assert wing.reason.startswith("The down 21 at (0, 3) and the down 19 at (0, 4) each need "
+                                  "a 9")
+    assert wing.removed == {(1, 1): {9}, (3, 1): {9}} and wing.entry is None
+    assert kn.grade(p).hardest == "x-wing" and kn.grade(p).label == "expert"
 
 
 def test_an_x_wing_on_a_published_style_puzzle():
