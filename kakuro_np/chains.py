@@ -74,12 +74,9 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.engine.build.entries import entry_variables, packed_entries
+    >>> from kakuro_np.explain import _board
     >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
-    >>> k = packed_entries(p)
-    >>> _, ent_var, var_eoff, var_ent = entry_variables(p, k)
-    >>> runs = (k.ent_off, ent_var, k.ent_sum.astype(np.int64), var_eoff, var_ent)
-    >>> chain, tried = shortest_chain(runs, np.array([3, 3, 7, 7], np.int64), 100)
+    >>> chain, tried = shortest_chain(_board(p).runs, np.array([3, 3, 7, 7], np.int64), 100)
     >>> chain.var, chain.digit, len(chain), tried
     (0, 2, 1, 10)
 

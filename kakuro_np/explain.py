@@ -153,6 +153,13 @@ class _Board(NamedTuple):
     var_eoff: np.ndarray
     var_ent: np.ndarray
 
+    @property
+    def runs(self) -> tuple:
+        """``(ent_off, ent_var, ent_sum, var_eoff, var_ent)``, as ``techniques.climb``
+        takes them."""
+        return (self.packed.ent_off, self.ent_var, self.packed.ent_sum, self.var_eoff,
+                self.var_ent)
+
 
 def _board(puzzle) -> _Board:
     packed = packed_entries(puzzle)
@@ -266,8 +273,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     if not start_mask.all():
         return board, start_mask, mask, CONTRADICTION, None
     ahead.wait("climb")                          # the command line may compile it ahead
-    runs = (board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
-            board.var_ent)
+    runs = board.runs
     records, found, var_run, memo = [], None, None, {}
     budget = MAX_SUPPOSITIONS
     while True:
@@ -318,10 +324,9 @@ def _regions(board) -> list:
 
 def board_runs(board) -> np.ndarray:
     """``(2, V)``: each variable's across run and down run (-1: none)."""
-    var_run = np.full((2, len(board.var_cell)), -1, np.int64)
-    k = np.repeat(np.arange(len(board.packed.ent_sum)), np.diff(board.packed.ent_off))
-    var_run[(k >= board.packed.n_across).astype(np.int64), board.ent_var] = k
-    return var_run
+    from .regions import runs_of_variables
+    return runs_of_variables(board.packed.ent_off, board.ent_var, board.packed.n_across,
+                             len(board.var_cell))
 
 
 def technique_counts(grid) -> tuple:
@@ -580,13 +585,19 @@ _SAY = (_say_no_repeats, _say_lone_square, _say_sum_digits, _say_sum_digits, _sa
         _say_combination_elimination, _say_combination_placement, _say_joint_possibilities)
 
 
-def _entry_name(board, k) -> str:
-    """``"the across 16 at (1, 2)"``: the direction, clue and clue cell of entry ``k``."""
+def _entry_parts(board, k) -> tuple:
+    """``("across", 16, (1, 2))``: the direction, clue and clue cell of entry ``k``."""
     W = board.puzzle.shape[1]
     r, c = divmod(int(board.packed.ent_cell[board.packed.ent_off[k]]), W)
     across = k < board.packed.n_across
     clue = (r, c - 1) if across else (r - 1, c)
-    return f"the {'across' if across else 'down'} {int(board.packed.ent_sum[k])} at {clue}"
+    return "across" if across else "down", int(board.packed.ent_sum[k]), clue
+
+
+def _entry_name(board, k) -> str:
+    """``"the across 16 at (1, 2)"``: the direction, clue and clue cell of entry ``k``."""
+    direction, total, clue = _entry_parts(board, k)
+    return f"the {direction} {total} at {clue}"
 
 
 def _cell_pairs(board) -> list:
@@ -608,10 +619,16 @@ def _step(board, cells, state, climbed, s) -> Step:
     x = _Context(_entry_name(board, k), [cells[v] for v in ent], state[ent].tolist(),
                  int(board.packed.ent_sum[k]), info, _effect(changed, old, new))
     state[var] = new
+    return Step(NAMES[t], k, x.cells, *_outcome(changed, old, new), _SAY[t](x))
+
+
+def _outcome(changed, old, new) -> tuple:
+    """``(placed, removed)`` of a step that takes the cells ``changed`` from the digit sets
+    ``old`` to ``new``: the digit of each cell left with one, and the digits each loses."""
     placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
     removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
                for cell, o, n in zip(changed, old, new)}
-    return Step(NAMES[t], k, x.cells, placed, removed, _SAY[t](x))
+    return placed, removed
 
 
 def _runs_named(board, runs) -> str:
@@ -619,10 +636,9 @@ def _runs_named(board, runs) -> str:
     (2, 2) and (3, 1)"``: runs of one direction with their clues."""
     if len(runs) == 1:
         return _entry_name(board, runs[0])
-    names = [_entry_name(board, k).split(" ", 3) for k in runs]    # the, across, 16, at (r, c)
-    clues = [n[2] for n in names]
-    where = [n[3][3:] for n in names]
-    return (f"the {len(runs)} {names[0][1]} runs {', '.join(clues[:-1])} and {clues[-1]} at "
+    directions, clues, where = zip(*(_entry_parts(board, k) for k in runs))
+    clues, where = [str(x) for x in clues], [str(x) for x in where]
+    return (f"the {len(runs)} {directions[0]} runs {', '.join(clues[:-1])} and {clues[-1]} at "
             f"{', '.join(where[:-1])} and {where[-1]}")
 
 
@@ -667,12 +683,9 @@ def _region_step(board, cells, state, step) -> Step:
     changed = [cells[v] for v in var]
     reason = f"{said}, {side}: {_effect(changed, old, new)}."
     state[var] = new
-    placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
-    removed = {cell: {d for d in range(1, 10) if ((o & ~n) >> (d - 1)) & 1}
-               for cell, o, n in zip(changed, old, new)}
     inside = np.concatenate([board.ent_var[board.packed.ent_off[k]:board.packed.ent_off[k + 1]]
                              for k in region.runs])
-    return Step(REGION_SUM, None, plus + minus, placed, removed, reason,
+    return Step(REGION_SUM, None, plus + minus, *_outcome(changed, old, new), reason,
                 region=tuple(cells[v] for v in inside.tolist()))
 
 
@@ -692,14 +705,14 @@ def _x_wing_step(board, cells, state, wing) -> Step:
               f"cannot share one of them, so each of those gets its {d} there: "
               f"{_effect(changed, old, new)}.")
     state[var] = new
-    placed = {cell: n.bit_length() for cell, n in zip(changed, new) if bin(n).count("1") == 1}
-    removed = {cell: {d} for cell in changed}
-    return Step(X_WING, None, corners[0] + corners[1] + changed, placed, removed, reason)
+    return Step(X_WING, None, corners[0] + corners[1] + changed, *_outcome(changed, old, new),
+                reason)
 
 
 def _undecided(cells, both, decided) -> list:
     """The cells of variables ``both`` that are not ``decided``."""
-    return [cells[v] for v in both.tolist() if v not in set(decided.tolist())]
+    done = set(decided.tolist())
+    return [cells[v] for v in both.tolist() if v not in done]
 
 
 def _chain_step(board, cells, state, chain) -> Step:
@@ -720,10 +733,9 @@ def _chain_step(board, cells, state, chain) -> Step:
               f"link{'s' if len(links) != 1 else ''}, and {_cell_list([cell])} is not {d}: "
               f"{_effect([cell], [old], [new])}.")
     state[chain.var] = new
-    placed = {cell: new.bit_length()} if bin(new).count("1") == 1 else {}
     link_cells = [cell] + [c for link in links for c in link.cells if c != cell]
-    return Step(CHAIN, None, list(dict.fromkeys(link_cells)), placed, {cell: {d}}, reason,
-                tuple(links))
+    return Step(CHAIN, None, list(dict.fromkeys(link_cells)), *_outcome([cell], [old], [new]),
+                reason, tuple(links))
 
 
 def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits: bool = True,

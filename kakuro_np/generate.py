@@ -556,22 +556,32 @@ def beyond_the_ladder(blank, fill, rng, deadline=NO_DEADLINE) -> np.ndarray | No
     for _ in range(BEYOND_TRIES):
         _left(deadline, DOING)
         v = int(rng.integers(len(draft.digit)))
-        changes = [((v, d),) for d in np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1]
+        changes = [((v, d),) for d in other_digits(draft, v)]
         changes += [((a, da), (b, db)) for a, da, b, db in shifts(draft, v).tolist()]
         if not changes:
             continue
-        change = changes[int(rng.integers(len(changes)))]
-        own = [(u, int(draft.digit[u])) for u, _ in change]
-        for u, d in change:
-            set_fill_digit(draft, u, d)
+        undo = made(draft, changes[int(rng.integers(len(changes)))])
         puzzle = clues_of(blank, fill_of(draft, blank.shape))
         if counted(puzzle, 2, deadline) == 1 and \
                 logic_summary(puzzle, top=N_TECHNIQUES)[0] == "stuck" and \
                 logic_summary(puzzle)[0] == "solved":
             return fill_of(draft, blank.shape)
-        for u, d in own:
-            set_fill_digit(draft, u, d)
+        made(draft, undo)
     return None
+
+
+def other_digits(draft, v) -> np.ndarray:
+    """The digits other than its own that variable ``v``'s runs allow it, ascending."""
+    return np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1
+
+
+def made(draft, change) -> tuple:
+    """Make ``change`` (``(variable, digit)`` pairs) in the draft; return the change that
+    undoes it."""
+    undo = tuple((v, int(draft.digit[v])) for v, _ in change)
+    for v, d in change:
+        set_fill_digit(draft, v, d)
+    return undo
 
 
 def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
@@ -593,7 +603,7 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     changes = []
     for cell in rng.permutation(flat):
         v = np.searchsorted(draft.var_cell, cell)      # variables are in row-major order
-        for d in rng.permutation(np.flatnonzero(free_digits(draft, v) >> np.arange(9) & 1) + 1):
+        for d in rng.permutation(other_digits(draft, v)):
             changes.append(((v, d),))
         if blank is not None:
             changes.extend(((v, dv), (u, du)) for v, dv, u, du in shifts(draft, v))
@@ -602,27 +612,21 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     if blank is None:
         mask = np.empty(len(draft.digit), np.int64)
         weighed = []
-        for i, ((v, d),) in enumerate(changes):
-            own = draft.digit[v]
-            set_fill_digit(draft, v, d)
+        for i, change in enumerate(changes):
+            undo = made(draft, change)
             weighed.append((ambiguity(draft, mask), i))
-            set_fill_digit(draft, v, own)
-        (v, d), = changes[min(weighed)[1]]
-        set_fill_digit(draft, v, d)
+            made(draft, undo)
+        made(draft, changes[min(weighed)[1]])
         return KICK_COUNT_CAP + 1
     looked = []
     for i in rng.permutation(len(changes))[:KICK_LOOKAHEAD]:
-        own = [(v, draft.digit[v]) for v, _ in changes[i]]
-        for v, d in changes[i]:
-            set_fill_digit(draft, v, d)
+        undo = made(draft, changes[i])
         looked.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
-        for v, d in own:
-            set_fill_digit(draft, v, d)
+        made(draft, undo)
         if looked[-1][0] == 1:
             break
     left, i = min(looked)
-    for v, d in changes[i]:
-        set_fill_digit(draft, v, d)
+    made(draft, changes[i])
     return left
 
 

@@ -70,11 +70,11 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.engine.build.entries import entry_variables, packed_entries
-    >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
-    >>> k = packed_entries(p)
-    >>> var_cell, ent_var, _, _ = entry_variables(p, k)
-    >>> r = regions(k.ent_off, ent_var, k.ent_sum, k.n_across, var_cell, 3)[0]
+    >>> from kakuro_np.explain import _board
+    >>> b = _board(Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"],
+    ...                              [(0, 4), "_", "_"]]))
+    >>> r = regions(b.packed.ent_off, b.ent_var, b.packed.ent_sum, b.packed.n_across,
+    ...             b.var_cell, 3)[0]
     >>> r.runs, r.cross, r.kind, r.plus.tolist(), r.minus.tolist(), r.difference
     ((0,), (2, 3), 'outies', [], [2, 3], -4)
 
@@ -83,10 +83,7 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
     E = len(ent_sum)
     row, col = np.divmod(var_cell, width)
     runs_of = [ent_var[ent_off[k]:ent_off[k + 1]] for k in range(E)]
-    # each variable's run of each direction (-1: none)
-    var_run = np.full((2, len(var_cell)), -1, np.int64)
-    for k, vs in enumerate(runs_of):
-        var_run[int(k >= n_across), vs] = k
+    var_run = runs_of_variables(ent_off, ent_var, n_across, len(var_cell))
     line = np.array([row[vs[0]] if k < n_across else col[vs[0]] for k, vs in enumerate(runs_of)],
                     np.int64)
     found, seen, pieces_seen = [], set(), set()
@@ -120,6 +117,18 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
                             seen.add(sides)
                             found.append(region)
     return found
+
+
+def runs_of_variables(ent_off, ent_var, n_across, n_vars) -> np.ndarray:
+    """``(2, n_vars)``: each variable's across run and down run (-1: none).
+
+    >>> runs_of_variables(np.array([0, 2, 3]), np.array([0, 1, 1]), 1, 2).tolist()
+    [[0, 0], [-1, 1]]
+    """
+    var_run = np.full((2, n_vars), -1, np.int64)
+    k = np.repeat(np.arange(len(ent_off) - 1), np.diff(ent_off))
+    var_run[(k >= n_across).astype(np.int64), ent_var] = k
+    return var_run
 
 
 def _root(parent, k):

@@ -389,9 +389,8 @@ def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
         for i, link in enumerate(step.links, 1):
             for changed in link.removed:
                 labels[changed] = f"{labels[changed]},{i}" if changed in labels else str(i)
-    region = getattr(step, "region", ())
     return svg(puzzle, None, before, title=title, highlight=step.cells, struck=struck,
-               placed=placed, outline=region or None, labels=labels)
+               placed=placed, outline=step.region or None, labels=labels)
 
 
 def write_svg(path, svg_text) -> None:

@@ -68,8 +68,7 @@ def test_the_chain_search_keeps_its_budget():
     p = kn.parse(CHAIN)
     from kakuro_np.explain import _board
     board = _board(p)
-    runs = (board.packed.ent_off, board.ent_var, board.packed.ent_sum, board.var_eoff,
-            board.var_ent)
+    runs = board.runs
     r = kn.explain(p, top=N_TECHNIQUES + 1)
     cand = r.candidates.reshape(-1, 9)[board.var_cell]
     mask = (cand << np.arange(9)).sum(axis=1).astype(np.int64)

@@ -5,9 +5,8 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from conftest import examples
-from kakuro_np.engine.build.entries import entry_variables, packed_entries
-from kakuro_np.explain import board_runs, _board
-from kakuro_np.regions import _filled, indexed, region_step, regions
+from kakuro_np.explain import _board, _regions, board_runs
+from kakuro_np.regions import _filled, region_step
 from kakuro_np.techniques import N_TECHNIQUES
 from strategies import filled_puzzles
 
@@ -15,12 +14,6 @@ from strategies import filled_puzzles
 #: opens it, and the ladder finishes.
 REGION = ("x ; 19 0 ; 17 0 ; 33 0\n0 23 ; _ ; _ ; _\n0 11 ; _ ; _ ; _\n0 12 ; _ ; _ ; _\n"
           "0 16 ; _ ; _ ; _\n0 7 ; _ ; _ ; _\n")
-
-
-def regions_of(puzzle):
-    k = packed_entries(puzzle)
-    var_cell, ent_var, _, _ = entry_variables(puzzle, k)
-    return regions(k.ent_off, ent_var, k.ent_sum, k.n_across, var_cell, puzzle.shape[1]), var_cell
 
 
 def test_a_region_sum_opens_what_the_ladder_leaves():
@@ -42,9 +35,9 @@ def test_a_region_sum_opens_what_the_ladder_leaves():
 @given(filled_puzzles(max_side=8))
 def test_every_region_sum_holds_on_the_fill(case):
     puzzle, fill = case
-    found, var_cell = regions_of(puzzle)
-    digits = fill.ravel()[var_cell].astype(np.int64)
-    for r in found:
+    board = _board(puzzle)
+    digits = fill.ravel()[board.var_cell].astype(np.int64)
+    for r in _regions(board).found:
         assert digits[r.plus].sum() - digits[r.minus].sum() == r.difference, r
         assert len(r.plus) + len(r.minus) > 0
 
@@ -55,8 +48,7 @@ def test_a_region_step_never_removes_a_digit_of_the_fill(case):
     """From where the ladder stops, each region step in turn keeps the fill's digits."""
     puzzle, fill = case
     board = _board(puzzle)
-    found = indexed(regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
-                            board.packed.n_across, board.var_cell, puzzle.shape[1]))
+    found = _regions(board)
     cand = kn.reduce(puzzle).candidates.reshape(-1, 9)[board.var_cell]
     mask = (cand << np.arange(9)).sum(axis=1).astype(np.int64)
     digit = 1 << (fill.ravel()[board.var_cell].astype(np.int64) - 1)
