@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+from kakuro_np.engine.core import ahead
 from kakuro_np.engine.walk.anyorder import find_solutions, luby, solution_hash
 from kakuro_np.solve import NO_LIMIT, model
 from strategies import filled_puzzles, satisfies
@@ -117,10 +118,13 @@ def assert_distinct_and_listed(solutions, listed):
 
 
 def assert_two_different_solutions_at_once(p):
-    """``order="any"`` gives two different solutions of ``p`` within 10 s, the second time
-    (on a fresh clone the first compiles the kernels its turns need, in a loaded
-    test run once 10 s and more)."""
+    """``order="any"`` gives two different solutions of ``p`` within 10 s, once its kernels
+    are compiled (on a fresh clone the first call compiles those its turns need, in a
+    loaded test run once 10 s and more; every kernel of "any" is then compiled as a helper,
+    or ``kakuro-np compile``, does: a call with a time limit waits for one it lacks, and
+    the first call may not have needed the count's, which take a minute under load)."""
     kn.kakuro(p, limit=2, order="any")
+    ahead.main(["model", "any"])
     found = kn.kakuro(p, limit=2, order="any", timeout=10)
     assert len(found) == 2 and not np.array_equal(found[0], found[1])
     assert all(satisfies(p, s) for s in found)
