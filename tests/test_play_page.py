@@ -31,6 +31,9 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser():
+    # The games here have no time limit: an answer comes when the work is done, which on a
+    # loaded machine compiling kernels takes far longer than expect's 5 s.
+    playwright_api.expect.set_options(timeout=120_000)
     with playwright_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield chromium
@@ -150,6 +153,7 @@ def test_a_6x6_is_created_and_unique_appears(open_page):
 
 def test_a_drawn_layout_gets_its_sums_from_the_fill_button(open_page):
     pattern = kn.generate(6, 6, seed=3).blank
+    kn.generate(layout=pattern, seed=0)     # its kernels compiled here, not in the race below
     page = open_page(Game())
     page.fill("#new-rows", "6")
     page.fill("#new-cols", "6")
