@@ -48,8 +48,8 @@ DARK, LIGHT, INK, SOLVED_INK, MARK_INK = "#333333", "#ffffff", "#000000", "#1f5f
 #: Colours of a step's picture: highlighted cells, struck marks and placed digits.
 HIGHLIGHT, STRUCK_INK, PLACED_INK = "#fff3b0", "#d62728", "#2ca02c"
 #: A region's outline and a chain's link numbers; the outline is OUTLINE_LINE cells wide,
-#: the numbers LABEL_SIZE cells high in a cell's top left corner.
-OUTLINE_INK, OUTLINE_LINE, LABEL_SIZE = "#7b3fbf", 0.08, 0.22
+#: the numbers LABEL_SIZE cells high in a cell's top left corner, on a halo LABEL_HALO wide.
+OUTLINE_INK, OUTLINE_LINE, LABEL_SIZE, LABEL_HALO = "#7b3fbf", 0.08, 0.22, 0.06
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 #: Sizes as fractions of a cell: fonts, line widths, and where a sum's text is centred.
 SUM_SIZE, DIGIT_SIZE, MARK_SIZE = 0.3, 0.62, 0.25
@@ -336,9 +336,11 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
         _draw_marks(root, cand if candidates is not None else None,
                     (kind == BLANK) & (known == 0), cell, struck, placed)
     if labels:
-        group = _group(root, "labels", LABEL_SIZE * cell, fill=OUTLINE_INK, text_anchor="start")
+        group = _group(root, "labels", LABEL_SIZE * cell, fill=OUTLINE_INK, text_anchor="start",
+                       stroke=LIGHT, stroke_width=_num(LABEL_HALO * cell), paint_order="stroke",
+                       stroke_linejoin="round")     # a halo: legible over the "1" mark
         for (r, c), text in labels.items():
-            _text(group, (c + 0.06) * cell, (r + 0.16) * cell, str(text), LABEL_SIZE * cell)
+            _text(group, (c + 0.03) * cell, (r + 0.14) * cell, str(text), LABEL_SIZE * cell)
     return Picture('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
                    + "\n")
 
