@@ -119,10 +119,10 @@ def assert_distinct_and_listed(solutions, listed):
 
 def assert_two_different_solutions_at_once(p):
     """``order="any"`` gives two different solutions of ``p`` within 10 s, once its kernels
-    are compiled (on a fresh clone the first call compiles those its turns need, in a
-    loaded test run once 10 s and more; every kernel of "any" is then compiled as a helper,
-    or ``kakuro-np compile``, does: a call with a time limit waits for one it lacks, and
-    the first call may not have needed the count's, which take a minute under load)."""
+    are compiled. On a fresh clone the first call compiles those its turns need (in a
+    loaded test run once 10 s and more); then every kernel of "any" is compiled here, as a
+    helper or ``kakuro-np compile`` would: a call with a time limit waits for any it lacks,
+    and the first call may not have needed the count's (a minute to compile under load)."""
     kn.kakuro(p, limit=2, order="any")
     ahead.stop_all()                # a helper still compiling "any" would be waited for
     ahead.main(["model", "any"])
