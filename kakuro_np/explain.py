@@ -237,12 +237,8 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     for kind, record in records:
         if kind == "climb":
             steps.extend(_step(board, cells, state, record, s) for s in range(len(record[1])))
-        elif kind == "region":
-            steps.append(_region_step(board, cells, state, record))
-        elif kind == "x-wing":
-            steps.append(_x_wing_step(board, cells, state, record))
         else:
-            steps.append(_chain_step(board, cells, state, record))
+            steps.append(_ACROSS_STEPS[kind](board, cells, state, record))
     reason = ""
     if status == CONTRADICTION:
         empty = [cells[v] for v in np.flatnonzero(mask == 0)]
@@ -258,9 +254,9 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     """``(board, start_mask, mask, status, records)``: the solve by logic of a puzzle.
 
     ``records`` lists what was done, in order: ``("climb", record)`` for the ladder's
-    steps as ``climb`` records them, ``("region", RegionStep)``, ``("x-wing", XWing)``
-    and ``("chain", Chain)``;
-    None when a cell starts with no candidate. ``mask`` is where it ends."""
+    steps as ``climb`` records them, ``(REGION_SUM, RegionStep)``, ``(X_WING, XWing)``
+    and ``(CHAIN, Chain)``; None when a cell starts with no candidate. ``mask`` is where
+    it ends."""
     from .chains import MAX_SUPPOSITIONS, shortest_chain
     from .formats import as_puzzle
     from .patterns import x_wing
@@ -293,12 +289,12 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
         step = region_step(found, mask, var_run, memo)
         if step is not None:
             mask[step.var] = step.new
-            records.append(("region", step))
+            records.append((REGION_SUM, step))
         elif top > LADDER.index(X_WING) and (wing := x_wing(
                 board.packed.ent_off, board.ent_var, board.packed.ent_sum,
                 board.packed.n_across, var_run, mask)) is not None:
             mask[wing.var] = wing.new
-            records.append(("x-wing", wing))
+            records.append((X_WING, wing))
         else:
             chain = None
             if top > LADDER.index(CHAIN) and budget:
@@ -307,7 +303,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
             if chain is None:
                 break
             mask[chain.var] &= ~(1 << (chain.digit - 1))
-            records.append(("chain", chain))
+            records.append((CHAIN, chain))
         limit -= limit > 0
         if not mask.all():
             status = CONTRADICTION
@@ -353,12 +349,9 @@ def logic_summary(grid, top=None) -> tuple:
     for kind, record in records:
         if kind == "climb":
             uses[:N_TECHNIQUES] += np.bincount(record[1], minlength=N_TECHNIQUES)
-        elif kind == "region":
-            uses[LADDER.index(REGION_SUM)] += 1
-        elif kind == "x-wing":
-            uses[LADDER.index(X_WING)] += 1
         else:
-            uses[LADDER.index(CHAIN)] += 1
+            uses[LADDER.index(kind)] += 1
+        if kind == CHAIN:
             lengths.append(len(record))
     return _STATUS[status], {LADDER[t]: int(uses[t]) for t in np.flatnonzero(uses)}, lengths
 
@@ -736,6 +729,10 @@ def _chain_step(board, cells, state, chain) -> Step:
     link_cells = [cell] + [c for link in links for c in link.cells if c != cell]
     return Step(CHAIN, None, list(dict.fromkeys(link_cells)), *_outcome([cell], [old], [new]),
                 reason, tuple(links))
+
+
+#: The Step of each kind of step across runs, from its record (see ``_logic``).
+_ACROSS_STEPS = {REGION_SUM: _region_step, X_WING: _x_wing_step, CHAIN: _chain_step}
 
 
 def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits: bool = True,
