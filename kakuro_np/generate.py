@@ -40,7 +40,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
-from .engine.walk.anyorder import hunt_root
 from .engine.core.codes import SOLVED
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import NO_DEADLINE, kernel
@@ -191,24 +190,20 @@ def differences(grid: PuzzleLike, solutions: np.ndarray | None = None) -> np.nda
     return np.argwhere(solutions[0] != solutions[1]).astype(np.int64)
 
 
-@kernel
-def two_solutions(root, node_budget):
-    """``(2, V)``: two different solutions (one-digit masks per variable) the hunt finds
-    within ``node_budget`` nodes; rows of zeros for those it did not find. The
-    hunt counts nodes, not time, so the same draft gets the same two."""
-    keep = np.zeros((2, root.mask.shape[0]), np.int64)
-    hunt_root(root, keep, 2, node_budget, NO_DEADLINE, np.ones(root.tab_off.shape[0] - 1))
-    return keep
-
-
-def cells_to_block(puzzle, draft):
+def cells_to_block(puzzle, draft, deadline=NO_DEADLINE):
     """``(n, 2)`` cells where two of the puzzle's solutions differ, or, when the hunt
     finds no two within HUNT_NODES nodes, the cells the combinations leave open
-    (``ambiguity``); the puzzle has two solutions or more."""
+    (``ambiguity``); the puzzle has two solutions or more. The hunt counts nodes, not
+    time, so the same draft gets the same cells; its kernels are compiled by helpers
+    within ``deadline`` (``ahead.ready``), else SolveTimeout."""
+    from .engine.core import ahead
+    from .engine.walk.anyorder import any_solutions
     from .solve import model
-    m = model(puzzle)
-    two = two_solutions(m.root(), np.int64(HUNT_NODES))
-    if two[1].any():
+    ahead.ready(("model", "any"), deadline)
+    m = model(puzzle, deadline=deadline)
+    two, _ = any_solutions(m.root(), np.int64(2), np.int64(HUNT_NODES), np.int64(NO_DEADLINE),
+                           np.ones(len(m.tab_off) - 1))
+    if len(two) == 2:
         cells = m.var_cell[two[0] != two[1]]
     else:
         mask = np.empty(len(draft.digit), np.int64)
@@ -521,7 +516,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
                 return None                 # logic solves it, but too easily
             puzzle = clues_of(blank, fill)
             several = counted(puzzle, 2, deadline) > 1
-        cells = cells_to_block(puzzle, draft) if several else open_cells
+        cells = cells_to_block(puzzle, draft, deadline) if several else open_cells
         trial = None
         if may_block and kicks >= KICKS_BEFORE_BLOCK:
             for cell in cells[rng.permutation(len(cells))]:     # the first that keeps a layout
@@ -593,8 +588,9 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     random one). With the layout ``blank`` (a writer's, which no block may change), a
     change may also be a shift: the cell's digit up by k and another cell's of one of
     its runs down by k, which keeps that run's sum (``shifts``). KICK_LOOKAHEAD random
-    changes are counted, each up to KICK_COUNT_CAP solutions, and the one that leaves
-    the fewest is made, even where that is more than now: the combinations cannot see
+    changes are counted, each up to KICK_COUNT_CAP solutions and no further than one past
+    the fewest yet, and the one that leaves the fewest (the first of the changes on a tie)
+    is made, even where that is more than now: the combinations cannot see
     a swap such as a 2x2 of cells whose four runs hold them all (a + k, b - k, c - k,
     d + k keeps every sum), and the changes they like best often leave as many
     solutions as before. On published-style layouts where kicks by ambiguity found no
@@ -618,14 +614,16 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
             made(draft, undo)
         made(draft, changes[min(weighed)[1]])
         return KICK_COUNT_CAP + 1
-    looked = []
+    best = (KICK_COUNT_CAP + 1, len(changes))       # (solutions left, change): the least yet
     for i in rng.permutation(len(changes))[:KICK_LOOKAHEAD]:
         undo = made(draft, changes[i])
-        looked.append((solutions_up_to(blank, draft, KICK_COUNT_CAP, deadline), i))
+        # counted only up to one past the least yet: past it, a change cannot be the least
+        best = min(best, (solutions_up_to(blank, draft, min(best[0] + 1, KICK_COUNT_CAP),
+                                          deadline), i))
         made(draft, undo)
-        if looked[-1][0] == 1:
+        if best[0] == 1:
             break
-    left, i = min(looked)
+    left, i = best
     made(draft, changes[i])
     return left
 

@@ -166,6 +166,22 @@ def test_blocks_go_where_two_solutions_differ_or_where_cells_are_open(monkeypatc
         np.ravel_multi_index(open_cells.T, p.shape), draft.var_cell[POPCOUNT[mask] > 1])
 
 
+def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
+    """The hunt runs the kernels that helpers compile ahead (``ahead``'s "any"), with the
+    types they compile, and has them ready by the deadline: on an empty cache,
+    ``generate(timeout=30)`` compiled this hunt itself for about 50 s before (92 s in all)."""
+    from kakuro_np.engine.core import ahead
+    kernels = ahead.kernels_of("any")
+    for kernel, types in kernels:                       # what a helper does
+        kernel.compile(types)
+    before = [set(kernel.signatures) for kernel, _ in kernels]
+    asked = []
+    monkeypatch.setattr(ahead, "ready", lambda names, deadline: asked.append((names, deadline)))
+    p = kn.read("puzzles/k3.txt")                         # 40 solutions
+    cells = cells_to_block(p, draft_of(p.blank, kn.kakuro(p, limit=1)[0]), 10 ** 18)
+    assert len(cells) and [at for names, at in asked if "any" in names] == [10 ** 18]
+    assert [set(kernel.signatures) for kernel, _ in kernels] == before
+
 def test_differences_are_the_cells_where_two_solutions_differ():
     two = kn.parse("x ; 4 0 ; 6 0\n0 5 ; _ ; _\n0 5 ; _ ; _")
     assert differences(two).tolist() == [[1, 1], [1, 2], [2, 1], [2, 2]]
