@@ -38,11 +38,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
 from .engine.core.codes import SOLVED
 from .engine.build.entries import entry_variables, packed_entries
-from .engine.core.jit import NO_DEADLINE, kernel
+from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError, SolveTimeout
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
@@ -240,6 +241,19 @@ class Draft(NamedTuple):
     var_eoff: np.ndarray
     var_ent: np.ndarray
     digit: np.ndarray
+
+
+#: The types the generator calls its kernels with (``ahead``'s "generate"): a draft, a
+#: (H, W) layout and digits, variables, seeds and counts, temperatures and scores.
+DRAFT = types.NamedUniTuple(INTS, 7, Draft)
+FILL_TYPES = (types.boolean[:, ::1], types.int8[:, ::1], INT)
+AMBIGUITY_TYPES = (DRAFT, INTS)
+VARIABLE_TYPES = (DRAFT, INT)
+SET_DIGIT_TYPES = (DRAFT, INT, INT)
+LOWER_TYPES = (DRAFT, INT, INT)
+ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64)
+GRADE_COST_TYPES = (DRAFT, INTS, INT, types.float64, types.float64)
+STEER_TYPES = (DRAFT, INT, INT, INT, types.float64, types.float64)
 
 
 def draft_of(blank, fill):
@@ -733,7 +747,8 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
     tries : int
         Layouts (with ``layout``: fillings) drawn before giving up (PuzzleError).
     timeout : float, optional
-        Seconds; past them SolveTimeout is raised.
+        Seconds; past them SolveTimeout is raised. They count the first run's compile:
+        helpers compile the kernels (``ahead``) while this waits, at most until then.
 
     Examples
     --------
@@ -747,10 +762,16 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
     >>> bool((mine.blank == p.blank).all()), kn.count(mine, limit=2)
     (True, 1)
     """
+    from .engine.core import ahead
     from .engine.core.jit import deadline_ns
     if grade is not None and grade not in LABELS:
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
     rng, deadline = np.random.default_rng(seed), deadline_ns(timeout)
+    try:                                            # helpers compile, within the timeout
+        ahead.ready(("model", "generate"), deadline)
+    except SolveTimeout:
+        raise SolveTimeout(f"timed out while {DOING} (compiling its kernels: a first run "
+                           "compiles them once; `kakuro-np compile` does it ahead)") from None
     if layout is not None:
         blank = checked_layout(layout, min_run)
         if (rows, cols) not in ((None, None), blank.shape):

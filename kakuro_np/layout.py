@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
 
 from .engine.core.jit import kernel
 from .errors import PuzzleError
@@ -83,6 +84,10 @@ def row_runs(blank):
     """
     starts = blank & ~np.pad(blank, ((0, 0), (1, 0)))[:, :-1]
     return np.cumsum(starts.ravel()).reshape(blank.shape) * blank, starts
+
+
+#: The types the layout's checks call ``label_regions`` with (see ``ahead``).
+REGIONS_TYPES = (types.boolean[:, ::1],)
 
 
 @kernel

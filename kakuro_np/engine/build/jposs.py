@@ -20,7 +20,7 @@ import numpy as np
 from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
                        MIN_SUM, POPCOUNT)
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
+from ..core.jit import INT, INTS, NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
 from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 FREE = 0
@@ -131,6 +131,10 @@ def estimate(ent_off, ent_var, mask, k):
     for i in range(ent_off[k], ent_off[k + 1]):
         est *= POPCOUNT[mask[ent_var[i]]]
     return est
+
+
+#: The types ``entries.entry_variables`` calls ``var_entries`` with (see ``ahead``).
+VAR_ENTRIES_TYPES = (INTS, INTS, INT)
 
 
 @kernel

@@ -70,6 +70,17 @@ KERNELS = {
               ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES")),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
+    "generate": (("kakuro_np.generate", "fill_layout", "FILL_TYPES"),
+                 ("kakuro_np.layout", "label_regions", "REGIONS_TYPES"),
+                 ("kakuro_np.engine.build.jposs", "var_entries", "VAR_ENTRIES_TYPES"),
+                 ("kakuro_np.generate", "ambiguity", "AMBIGUITY_TYPES"),
+                 ("kakuro_np.generate", "free_digits", "VARIABLE_TYPES"),
+                 ("kakuro_np.generate", "set_fill_digit", "SET_DIGIT_TYPES"),
+                 ("kakuro_np.generate", "shifts", "VARIABLE_TYPES"),
+                 ("kakuro_np.generate", "lower_ambiguity", "LOWER_TYPES"),
+                 ("kakuro_np.generate", "anneal_ambiguity", "ANNEAL_TYPES"),
+                 ("kakuro_np.generate", "grade_cost", "GRADE_COST_TYPES"),
+                 ("kakuro_np.generate", "steer", "STEER_TYPES")),
 }
 #: name -> the names whose kernels it calls, compiled first (in helpers of their own, at once)
 #: so that it loads them from the cache: the checks' parts, a tree each, on two cores.
