@@ -243,8 +243,9 @@ class Draft(NamedTuple):
     digit: np.ndarray
 
 
-#: The types the generator calls its kernels with (``ahead``'s "generate"): a draft, a
-#: (H, W) layout and digits, variables, seeds and counts, temperatures and scores.
+#: The types the generator calls its kernels with (``ahead``'s "generate" and, for a grade,
+#: "steer"): a draft, a (H, W) layout and digits, variables, seeds and counts,
+#: temperatures and scores.
 DRAFT = types.NamedUniTuple(INTS, 7, Draft)
 FILL_TYPES = (types.boolean[:, ::1], types.int8[:, ::1], INT)
 AMBIGUITY_TYPES = (DRAFT, INTS)
@@ -768,7 +769,7 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
     rng, deadline = np.random.default_rng(seed), deadline_ns(timeout)
     try:                                            # helpers compile, within the timeout
-        ahead.ready(("model", "generate"), deadline)
+        ahead.ready(("model", "generate") + (("steer",) if grade else ()), deadline)
     except SolveTimeout:
         raise SolveTimeout(f"timed out while {DOING} (compiling its kernels: a first run "
                            "compiles them once; `kakuro-np compile` does it ahead)") from None

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
+from kakuro_np.engine.core import ahead
+from kakuro_np.engine.core.jit import deadline_ns
 from kakuro_np.play.game import Game
 from kakuro_np.play.server import make_server
 
@@ -153,7 +155,9 @@ def test_a_6x6_is_created_and_unique_appears(open_page):
 
 def test_a_drawn_layout_gets_its_sums_from_the_fill_button(open_page):
     pattern = kn.generate(6, 6, seed=3).blank
-    kn.generate(layout=pattern, seed=0)     # its kernels compiled here, not in the race below
+    made = kn.generate(layout=pattern, seed=0)   # its kernels compiled here, not in the race
+    ahead.ready(("model", "generate"), deadline_ns(600))    # below (those it did not call, by
+    kn.kakuro(made, limit=2), kn.grade(made)                 # helpers), and the status's
     page = open_page(Game())
     page.fill("#new-rows", "6")
     page.fill("#new-cols", "6")

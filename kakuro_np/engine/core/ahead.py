@@ -78,9 +78,9 @@ KERNELS = {
                  ("kakuro_np.generate", "set_fill_digit", "SET_DIGIT_TYPES"),
                  ("kakuro_np.generate", "shifts", "VARIABLE_TYPES"),
                  ("kakuro_np.generate", "lower_ambiguity", "LOWER_TYPES"),
-                 ("kakuro_np.generate", "anneal_ambiguity", "ANNEAL_TYPES"),
-                 ("kakuro_np.generate", "grade_cost", "GRADE_COST_TYPES"),
-                 ("kakuro_np.generate", "steer", "STEER_TYPES")),
+                 ("kakuro_np.generate", "anneal_ambiguity", "ANNEAL_TYPES")),
+    "steer": (("kakuro_np.generate", "grade_cost", "GRADE_COST_TYPES"),
+              ("kakuro_np.generate", "steer", "STEER_TYPES")),
 }
 #: name -> the names whose kernels it calls, compiled first (in helpers of their own, at once)
 #: so that it loads them from the cache: the checks' parts, a tree each, on two cores.
