@@ -3,12 +3,12 @@
 Where no technique of the ladder (``techniques``), no region sum (``regions``) and no
 x-wing (``patterns``) makes progress, suppose an open cell holds one of its candidates
 and let the ladder climb from there. If the climb leaves some cell with no candidate,
-the supposition was false and the candidate goes: a proof, each link one step of the ladder on one run. The
-chain's links are the steps the contradiction depends on (walking back from the last
-step, a step is a link when it changed a cell of a later link's run), so they replay
-one by one, from the supposition alone, to the same empty cell; then each is left out
-in turn while the rest still get there. Every open candidate is tried, and the one with
-the fewest links (at most MAX_LINKS) is removed.
+the supposition was false and the candidate goes: a proof, each link one step of the
+ladder on one run. The chain's links are the steps the contradiction depends on (walking
+back from the last step, a step is a link when it changed a cell of a later link's run),
+so they replay one by one, from the supposition alone, to the same empty cell; then each
+is left out in turn while the rest still get there. Every open candidate is tried, and
+the one with the fewest links (at most MAX_LINKS) is removed.
 
 Glossary
 --------

@@ -182,6 +182,7 @@ def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
     assert len(cells) and [at for names, at in asked if "any" in names] == [10 ** 18]
     assert [set(kernel.signatures) for kernel, _ in kernels] == before
 
+
 def test_differences_are_the_cells_where_two_solutions_differ():
     two = kn.parse("x ; 4 0 ; 6 0\n0 5 ; _ ; _\n0 5 ; _ ; _")
     assert differences(two).tolist() == [[1, 1], [1, 2], [2, 1], [2, 2]]
