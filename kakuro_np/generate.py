@@ -371,6 +371,7 @@ def anneal_ambiguity(draft, seed, steps, hot, cold):
     np.random.seed(seed)
     V = draft.digit.shape[0]
     mask = np.empty(V, np.int64)
+    trial_mask = np.empty(V, np.int64)
     score = ambiguity(draft, mask)
     least, least_digits = score, draft.digit.copy()
     for i in range(steps):
@@ -385,12 +386,12 @@ def anneal_ambiguity(draft, seed, steps, hot, cold):
             digits &= digits - 1                    # a random one of the free digits
         own = draft.digit[v]
         set_fill_digit(draft, v, LOWEST_DIGIT[digits & -digits])
-        s = ambiguity(draft, mask)
+        s = ambiguity(draft, trial_mask)
         if s < 0 or (s > score and np.random.random() >= np.exp((score - s) / t)):
-            set_fill_digit(draft, v, own)
-            ambiguity(draft, mask)
+            set_fill_digit(draft, v, own)           # the mask stays the draft's
         else:
             score = s
+            mask[:] = trial_mask
             if s < least:
                 least = s
                 least_digits[:] = draft.digit
