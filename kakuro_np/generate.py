@@ -68,9 +68,11 @@ UNSOLVED_COST = 1000.0
 #: on a dense draft the hunt can thrash for seconds).
 HUNT_NODES = 2_000
 #: On a writer's layout (no block may help): the annealing of a fresh fill, steps per
-#: blank cell and its temperatures in candidates (``anneal_ambiguity``) ...
+#: blank cell, its temperatures in candidates and the share of its steps that are shifts
+#: (``anneal_ambiguity``) ...
 ANNEAL_STEPS_PER_CELL = 100
 ANNEAL_HOT, ANNEAL_COLD = 3.0, 0.05
+ANNEAL_SHIFT = 0.5
 #: ... then kicks, each the best of KICK_LOOKAHEAD random changes, by the solutions each
 #: leaves, counted up to KICK_COUNT_CAP (``kick``) ...
 KICK_LOOKAHEAD = 12
@@ -252,7 +254,7 @@ AMBIGUITY_TYPES = (DRAFT, INTS)
 VARIABLE_TYPES = (DRAFT, INT)
 SET_DIGIT_TYPES = (DRAFT, INT, INT)
 LOWER_TYPES = (DRAFT, INT, INT)
-ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64)
+ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64, types.float64)
 GRADE_COST_TYPES = (DRAFT, INTS, INT, types.float64, types.float64)
 STEER_TYPES = (DRAFT, INT, INT, INT, types.float64, types.float64)
 
@@ -356,12 +358,15 @@ def lower_ambiguity(draft, seed, max_stall):
 
 
 @kernel
-def anneal_ambiguity(draft, seed, steps, hot, cold):
+def anneal_ambiguity(draft, seed, steps, hot, cold, shift):
     """Lower the draft's ambiguity by simulated annealing; the draft ends at the least
     ambiguity met, which is returned.
 
-    Each of ``steps`` steps gives a cell (mostly an open one, by its
-    candidates beyond one, else any) a random digit its runs allow, kept
+    Each of ``steps`` steps takes a cell (mostly an open one, by its
+    candidates beyond one, else any) and gives it a random digit its runs allow,
+    or, with probability ``shift``, makes a random one of its shifts (its digit
+    up by k and another's of one of its runs down by k: ``shifts``), which is
+    the only change a cell of a run of 9 has. The change is kept
     when the ambiguity does not rise, or rises by ``x`` with probability
     ``exp(-x / t)``, the temperature ``t`` falling geometrically from ``hot``
     to ``cold``. Where the greedy climb (``lower_ambiguity``) stalls on a
@@ -379,16 +384,26 @@ def anneal_ambiguity(draft, seed, steps, hot, cold):
             break
         t = hot * (cold / hot) ** (i / steps)
         v = open_cell(mask, score) if np.random.random() < 0.8 else np.random.randint(V)
-        digits = free_digits(draft, v)
-        if digits == 0:
-            continue
-        for _ in range(np.random.randint(POPCOUNT[digits])):
-            digits &= digits - 1                    # a random one of the free digits
-        own = draft.digit[v]
-        set_fill_digit(draft, v, LOWEST_DIGIT[digits & -digits])
+        if np.random.random() < shift:
+            found = shifts(draft, v)
+            if found.shape[0] == 0:
+                continue
+            k = np.random.randint(found.shape[0])
+            dv, u, du = found[k, 1], found[k, 2], found[k, 3]
+        else:
+            digits = free_digits(draft, v)
+            if digits == 0:
+                continue
+            for _ in range(np.random.randint(POPCOUNT[digits])):
+                digits &= digits - 1                # a random one of the free digits
+            dv, u, du = LOWEST_DIGIT[digits & -digits], v, LOWEST_DIGIT[digits & -digits]
+        own, own_u = draft.digit[v], draft.digit[u]
+        set_fill_digit(draft, v, dv)
+        set_fill_digit(draft, u, du)
         s = ambiguity(draft, trial_mask)
         if s < 0 or (s > score and np.random.random() >= np.exp((score - s) / t)):
-            set_fill_digit(draft, v, own)           # the mask stays the draft's
+            set_fill_digit(draft, u, own_u)         # the mask stays the draft's
+            set_fill_digit(draft, v, own)
         else:
             score = s
             mask[:] = trial_mask
@@ -512,7 +527,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
         elif not kicks:
             score = anneal_ambiguity(draft, rng.integers(1 << 31),
                                      ANNEAL_STEPS_PER_CELL * len(draft.digit), ANNEAL_HOT,
-                                     ANNEAL_COLD)
+                                     ANNEAL_COLD, ANNEAL_SHIFT)
         else:                                       # a kick counted its way here: no climb
             score = ambiguity(draft, np.empty(len(draft.digit), np.int64))
         fill = fill_of(draft, blank.shape)

@@ -125,12 +125,13 @@ def test_annealing_ends_at_the_least_ambiguity_it_met_with_a_valid_fill(rows, co
     rng, blank, fill, draft = random_draft(rows, cols, seed)
     mask = np.empty(len(draft.digit), np.int64)
     start = ambiguity(draft, mask)
-    least = anneal_ambiguity(draft, seed, 50 * len(draft.digit), 3.0, 0.05)
+    least = anneal_ambiguity(draft, seed, 50 * len(draft.digit), 3.0, 0.05, 0.3)
     annealed = fill_of(draft, blank.shape)
     assert satisfies(clues_of(blank, annealed), annealed)
     assert np.array_equal(draft_of(blank, annealed).ent_sum, draft.ent_sum)
     assert 0 <= least == ambiguity(draft, mask) <= start
-    assert anneal_ambiguity(draft_of(blank, fill), seed, 50 * len(draft.digit), 3.0, 0.05) == least
+    assert anneal_ambiguity(draft_of(blank, fill), seed, 50 * len(draft.digit), 3.0, 0.05,
+                            0.3) == least
 
 
 @settings(max_examples=examples(20), deadline=None)
