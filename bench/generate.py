@@ -125,22 +125,43 @@ def figures(sizes, n):
     return rows
 
 
-def writers_layouts(n, dense, timeout=60.0):
+#: The blank shares a writer's dense 20x25 layouts are drawn at: published grids' median
+#: (about 0.7) and near their 95th percentile.
+DENSE_SHARES = (0.70, 0.78)
+
+
+def within_published(blank) -> bool:
+    """Whether a layout's figures lie within published grids' (PUBLISHED)."""
+    from kakuro_np.layout import layout_figures
+    f = layout_figures(blank)
+    low, high = PUBLISHED["blank_share"]
+    return (low <= f.blank_share <= high and f.black_region <= PUBLISHED["black_region"]
+            and f.black_square <= PUBLISHED["black_square"])
+
+
+def writers_layouts(n, dense, timeout=60.0, in_range=False):
     """``kn.generate(layout=...)`` on the samples' patterns, on ``n`` of the
-    published-style set's, and on ``dense`` layouts of 20x25 drawn as published grids
-    look (``layout.make_layout``, density 0.7): seconds to a unique puzzle on each
-    pattern, each given ``timeout`` seconds."""
+    published-style set's (with ``in_range``, on every one whose figures lie within
+    published grids' instead), and on ``dense`` layouts of 20x25 drawn as published grids
+    look at each of DENSE_SHARES (``layout.make_layout``): seconds to a unique puzzle on
+    each pattern, each given ``timeout`` seconds."""
     import pathlib
     from explain import load
     root = pathlib.Path(__file__).resolve().parent.parent
     patterns = [(path.stem, kn.read(path).blank) for path in sorted(root.glob("puzzles/k*.txt"))]
     published = load("published")
-    patterns += [(name, p.blank) for name, p in published[::max(1, len(published) // n)][:n]]
+    if in_range:
+        patterns += [(name, p.blank) for name, p in published if within_published(p.blank)]
+    else:
+        patterns += [(name, p.blank) for name, p in published[::max(1, len(published) // n)][:n]]
     layout = importlib.import_module("kakuro_np.layout")
-    for i in range(dense):
-        patterns.append((f"dense-{i}", layout.make_layout(20, 25, np.random.default_rng(100 + i),
-                                                          0.7, "rotational", 2)))
-    rows = ["| pattern | size | blanks | seconds | unique |", "|---|---|---:|---:|---|"]
+    for share in DENSE_SHARES:
+        for i in range(dense):
+            drawn = layout.make_layout(20, 25, np.random.default_rng(100 + i), share,
+                                       "rotational", 2)
+            patterns.append((f"dense-{share:.2f}-{i}", drawn))
+    rows = ["| pattern | size | blanks | within published figures | seconds | unique |",
+            "|---|---|---:|---|---:|---|"]
     times = []
     for name, blank in patterns:
         t = time.perf_counter()
@@ -153,7 +174,7 @@ def writers_layouts(n, dense, timeout=60.0):
             assert (p.blank == blank).all()
             said = "yes" if kn.count(p, limit=2) == 1 else "NO"
         rows.append(f"| {name} | {blank.shape[0]}x{blank.shape[1]} | {int(blank.sum())} | "
-                    f"{times[-1]:.2f} | {said} |")
+                    f"{'yes' if within_published(blank) else 'no'} | {times[-1]:.2f} | {said} |")
         print(rows[-1], flush=True)
     return rows, times
 
@@ -171,7 +192,10 @@ def main():
     ap.add_argument("--layouts", type=int, metavar="N",
                     help="fill the samples' patterns and N of the published-style set's")
     ap.add_argument("--dense", type=int, default=10, metavar="N",
-                    help="with --layouts, also N dense 20x25 layouts")
+                    help="with --layouts, also N dense 20x25 layouts at each of DENSE_SHARES")
+    ap.add_argument("--in-range", action="store_true",
+                    help="with --layouts, every published-style pattern within published "
+                         "grids' figures in place of N of them")
     args = ap.parse_args()
     kn.generate(8, 8, seed=0)                      # compile every kernel first
     kn.generate(8, 8, seed=0, grade="hard")
@@ -182,7 +206,7 @@ def main():
         print("\n".join(figures(args.sizes, args.n)))
         return None
     if args.layouts is not None:
-        rows, times = writers_layouts(args.layouts, args.dense)
+        rows, times = writers_layouts(args.layouts, args.dense, in_range=args.in_range)
         print("\n".join(rows))
         print(f"median {statistics.median(times):.2f} s, slowest {max(times):.2f} s")
         return None
