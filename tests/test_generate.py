@@ -134,6 +134,20 @@ def test_annealing_ends_at_the_least_ambiguity_it_met_with_a_valid_fill(rows, co
                             0.3) == least
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_anneal_shifts_digits_along_runs_of_9_where_no_single_digit_may_change(seed):
+    blank = np.zeros((3, 10), bool)
+    blank[1:, 1:] = True                    # two runs of 9 across, nine runs of 2 down
+    fill = random_fill(blank, np.random.default_rng(seed))
+    draft = draft_of(blank, fill)
+    start = ambiguity(draft, np.empty(18, np.int64))
+    assert anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 0.0) == start
+    assert np.array_equal(fill_of(draft, blank.shape), fill)
+    least = anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 1.0)
+    annealed = fill_of(draft, blank.shape)
+    assert least < start and satisfies(clues_of(blank, annealed), annealed)
+
+
 @settings(max_examples=examples(20), deadline=None)
 @given(st.integers(4, 10), st.integers(4, 10), st.integers(0, 2**32 - 1))
 def test_a_kick_on_a_writers_layout_says_how_many_solutions_it_left(rows, cols, seed):
