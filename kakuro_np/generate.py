@@ -396,7 +396,8 @@ def anneal_ambiguity(draft, seed, steps, hot, cold, shift):
                 continue
             for _ in range(np.random.randint(POPCOUNT[digits])):
                 digits &= digits - 1                # a random one of the free digits
-            dv, u, du = LOWEST_DIGIT[digits & -digits], v, LOWEST_DIGIT[digits & -digits]
+            dv = LOWEST_DIGIT[digits & -digits]
+            u, du = v, dv                           # a single change: u is v itself
         own, own_u = draft.digit[v], draft.digit[u]
         set_fill_digit(draft, v, dv)
         set_fill_digit(draft, u, du)
