@@ -193,19 +193,25 @@ def differences(grid: PuzzleLike, solutions: np.ndarray | None = None) -> np.nda
     return np.argwhere(solutions[0] != solutions[1]).astype(np.int64)
 
 
-def cells_to_block(puzzle, draft, deadline=NO_DEADLINE):
+def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     """``(n, 2)`` cells where two of the puzzle's solutions differ, or, when the hunt
     finds no two within HUNT_NODES nodes, the cells the combinations leave open
     (``ambiguity``); the puzzle has two solutions or more. The hunt counts nodes, not
     time, so the same draft gets the same cells; its kernels are compiled by helpers
-    within ``deadline`` (``ahead.ready``), else SolveTimeout."""
+    within ``deadline`` (``ahead.ready``), else SolveTimeout.
+
+    With ``rng``, the hunt starts from random weights (1-2 per entry), so that calls on
+    a puzzle whose ambiguity lies in several separate places find pairs of solutions
+    that differ in any of them, not always in the same one."""
     from .engine.core import ahead
     from .engine.walk.anyorder import any_solutions
     from .solve import model
     ahead.ready(("model", "any"), deadline)
     m = model(puzzle, deadline=deadline)
+    n_entries = len(m.tab_off) - 1
+    weight = np.ones(n_entries) if rng is None else 1.0 + rng.random(n_entries)
     two, _ = any_solutions(m.root(), np.int64(2), np.int64(HUNT_NODES), np.int64(NO_DEADLINE),
-                           np.ones(len(m.tab_off) - 1))
+                           weight)
     if len(two) == 2:
         cells = m.var_cell[two[0] != two[1]]
     else:
@@ -503,8 +509,10 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     instead (``block``, at cells from ``cells_to_block``), where that keeps the layout
     within published grids' figures. A writer's layout is never changed: there the fill
     is annealed first (``anneal_ambiguity``), each kick is chosen by counting solutions
-    and is not followed by a climb, and after KICKS_WITHOUT_GAIN kicks in a row that
-    found no fewer solutions than before, the fill is given up (None) for a new one.
+    at cells where two solutions differ that a hunt from random weights found (so kicks
+    reach every separate ambiguous place), and is not followed by a climb, and after
+    KICKS_WITHOUT_GAIN kicks in a row that found no fewer solutions than before, the
+    fill is given up (None) for a new one.
 
     With a grade ``label``, a unique fill is then steered toward the label's
     band of scores (``steer``): solved by the ladder's logic within the band,
@@ -548,7 +556,8 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
                 return None                 # logic solves it, but too easily
             puzzle = clues_of(blank, fill)
             several = counted(puzzle, 2, deadline) > 1
-        cells = cells_to_block(puzzle, draft, deadline) if several else open_cells
+        cells = cells_to_block(puzzle, draft, deadline, None if may_block else rng) \
+            if several else open_cells
         trial = None
         if may_block and kicks >= KICKS_BEFORE_BLOCK:
             for cell in cells[rng.permutation(len(cells))]:     # the first that keeps a layout

@@ -181,6 +181,25 @@ def test_blocks_go_where_two_solutions_differ_or_where_cells_are_open(monkeypatc
         np.ravel_multi_index(open_cells.T, p.shape), draft.var_cell[POPCOUNT[mask] > 1])
 
 
+def test_random_weights_find_solutions_that_differ_in_each_separate_place():
+    """Two 2x2 blocks, each with two fillings (1 3 / 3 1 and 3 1 / 1 3): 4 solutions. The
+    hunt alone finds two that differ in the same block each time; with an ``rng`` its
+    pairs differ in either block, so a writer's kicks reach both."""
+    blank = np.zeros((3, 6), bool)
+    blank[1:, 1:3] = blank[1:, 4:] = True
+    fill = np.zeros((3, 6), np.int8)
+    fill[1:, 1:3] = fill[1:, 4:] = [[1, 3], [3, 1]]
+    p = clues_of(blank, fill)
+    draft = draft_of(blank, fill)
+    block_of = lambda cells: tuple(sorted(set((cells[:, 1] > 3).tolist())))
+    assert kn.count(p) == 4
+    assert {block_of(cells_to_block(p, draft)) for _ in range(5)} in ({(False,)}, {(True,)})
+    rng = np.random.default_rng(1)
+    found = [cells_to_block(p, draft, rng=rng) for _ in range(20)]
+    assert {block_of(cells) for cells in found} == {(False,), (True,)}
+    assert all(len(cells) == 4 for cells in found)
+
+
 def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
     """The hunt runs the kernels that helpers compile ahead (``ahead``'s "any"), with the
     types they compile, and has them ready by the deadline: on an empty cache,
