@@ -80,6 +80,8 @@ KICK_COUNT_CAP = 100_000
 #: ... and a new fill after KICKS_WITHOUT_GAIN kicks in a row that found no fewer
 #: solutions than before.
 KICKS_WITHOUT_GAIN = 30
+#: ... or after KICKS_AT_CAP kicks whose every change left KICK_COUNT_CAP solutions or more.
+KICKS_AT_CAP = 4
 #: How far below the density asked for blocks may take a layout (the layouts are drawn
 #: at it or a little below: a 0.7 asked for stays within published grids' 0.62-0.81).
 BLOCK_SLACK = 0.05
@@ -571,7 +573,8 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
             kicks, no_gain = kicks + 1, no_gain + 1
             if left < fewest:
                 fewest, no_gain = left, 0
-            elif not may_block and no_gain >= KICKS_WITHOUT_GAIN:
+            if not may_block and (no_gain >= KICKS_WITHOUT_GAIN or
+                                  left >= KICK_COUNT_CAP and kicks >= KICKS_AT_CAP):
                 return None                         # a new fill does better than wandering
             fill = fill_of(draft, blank.shape)
             continue

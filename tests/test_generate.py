@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (KICK_COUNT_CAP, ambiguity, anneal_ambiguity, cells_to_block,
-                                clues_of, differences, draft_of, fill_of, grade_cost, kick,
-                                lower_ambiguity, random_fill, shifts)
+from kakuro_np.generate import (KICK_COUNT_CAP, KICKS_AT_CAP, KICKS_WITHOUT_GAIN, ambiguity,
+                                anneal_ambiguity, cells_to_block, clues_of, differences,
+                                draft_of, fill_of, grade_cost, kick, lower_ambiguity,
+                                make_unique, random_fill, shifts)
 from kakuro_np.combos import POPCOUNT
 from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
@@ -198,6 +199,26 @@ def test_random_weights_find_solutions_that_differ_in_each_separate_place():
     found = [cells_to_block(p, draft, rng=rng) for _ in range(20)]
     assert {block_of(cells) for cells in found} == {(False,), (True,)}
     assert all(len(cells) == 4 for cells in found)
+
+
+@pytest.mark.parametrize("lefts, kicks", [
+    ([KICK_COUNT_CAP] * 50, KICKS_AT_CAP),                 # no change below the cap
+    ([KICK_COUNT_CAP, 40] + [50] * 50, 2 + KICKS_WITHOUT_GAIN)])  # no fewer than 40 again
+def test_a_writers_fill_is_given_up_when_kicks_stop_gaining(monkeypatch, lefts, kicks):
+    """A fill whose kicks count no fewer solutions than the fewest yet for
+    KICKS_WITHOUT_GAIN kicks, or whose kicks find every change at KICK_COUNT_CAP for
+    KICKS_AT_CAP kicks, is given up (None) for a new one."""
+    gen = importlib.import_module("kakuro_np.generate")
+    said = iter(lefts)
+    made = []
+    monkeypatch.setattr(gen, "counted", lambda puzzle, cap, deadline: 2)
+    monkeypatch.setattr(gen, "cells_to_block", lambda *a: np.zeros((1, 2), np.int64))
+    monkeypatch.setattr(gen, "kick", lambda *a: made.append(1) or next(said))
+    p = kn.read("puzzles/k3.txt")
+    fill = kn.kakuro(p, limit=1)[0]
+    assert make_unique(p.blank, fill, orbits(*p.shape, "none"), np.random.default_rng(1), 2,
+                       1.0, may_block=False) is None
+    assert len(made) == kicks
 
 
 def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
