@@ -139,12 +139,12 @@ def within_published(blank) -> bool:
             and f.black_square <= PUBLISHED["black_square"])
 
 
-def writers_layouts(n, dense, timeout=60.0, in_range=False):
+def writers_layouts(n, dense, timeout=60.0, in_range=False, seeds=1):
     """``kn.generate(layout=...)`` on the samples' patterns, on ``n`` of the
     published-style set's (with ``in_range``, on every one whose figures lie within
     published grids' instead), and on ``dense`` layouts of 20x25 drawn as published grids
     look at each of DENSE_SHARES (``layout.make_layout``): seconds to a unique puzzle on
-    each pattern, each given ``timeout`` seconds."""
+    each pattern (the slowest of seeds 1 to ``seeds``), each given ``timeout`` seconds."""
     import pathlib
     from explain import load
     root = pathlib.Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def writers_layouts(n, dense, timeout=60.0, in_range=False):
     published = load("published")
     if in_range:
         patterns += [(name, p.blank) for name, p in published if within_published(p.blank)]
-    else:
+    elif n:
         patterns += [(name, p.blank) for name, p in published[::max(1, len(published) // n)][:n]]
     layout = importlib.import_module("kakuro_np.layout")
     for share in DENSE_SHARES:
@@ -160,21 +160,29 @@ def writers_layouts(n, dense, timeout=60.0, in_range=False):
             drawn = layout.make_layout(20, 25, np.random.default_rng(100 + i), share,
                                        "rotational", 2)
             patterns.append((f"dense-{share:.2f}-{i}", drawn))
-    rows = ["| pattern | size | blanks | within published figures | seconds | unique |",
+    rows = ["| pattern | size | blanks | within published figures | seconds (slowest) | unique |",
             "|---|---|---:|---|---:|---|"]
     times = []
     for name, blank in patterns:
-        t = time.perf_counter()
-        try:
-            p = kn.generate(layout=blank, seed=1, timeout=timeout)
-        except (kn.PuzzleError, kn.SolveTimeout) as e:   # no filling tried was unique
-            p, said = None, f"none: {e}"
-        times.append(time.perf_counter() - t)
-        if p is not None:
-            assert (p.blank == blank).all()
-            said = "yes" if kn.count(p, limit=2) == 1 else "NO"
+        took, said = [], []
+        for seed in range(1, seeds + 1):
+            t = time.perf_counter()
+            try:
+                p = kn.generate(layout=blank, seed=seed, timeout=timeout)
+            except (kn.PuzzleError, kn.SolveTimeout) as e:   # no filling tried was unique
+                p = None
+                said.append(f"none: {e}")
+            took.append(time.perf_counter() - t)
+            if p is not None:
+                assert (p.blank == blank).all()
+                said.append("yes" if kn.count(p, limit=2) == 1 else "NO")
+        times += took
+        made = sum(s == "yes" for s in said)
+        shown = said[0] if seeds == 1 else f"{made} of {seeds} seeds" + (
+            "" if made == seeds else f" ({next(s for s in said if s != 'yes')})")
         rows.append(f"| {name} | {blank.shape[0]}x{blank.shape[1]} | {int(blank.sum())} | "
-                    f"{'yes' if within_published(blank) else 'no'} | {times[-1]:.2f} | {said} |")
+                    f"{'yes' if within_published(blank) else 'no'} | {max(took):.2f} | "
+                    f"{shown} |")
         print(rows[-1], flush=True)
     return rows, times
 
@@ -196,6 +204,10 @@ def main():
     ap.add_argument("--in-range", action="store_true",
                     help="with --layouts, every published-style pattern within published "
                          "grids' figures in place of N of them")
+    ap.add_argument("--seeds", type=int, default=1, metavar="N",
+                    help="with --layouts, fill each pattern with seeds 1 to N")
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="with --layouts, seconds for each filling")
     args = ap.parse_args()
     kn.generate(8, 8, seed=0)                      # compile every kernel first
     kn.generate(8, 8, seed=0, grade="hard")
@@ -206,9 +218,11 @@ def main():
         print("\n".join(figures(args.sizes, args.n)))
         return None
     if args.layouts is not None:
-        rows, times = writers_layouts(args.layouts, args.dense, in_range=args.in_range)
+        rows, times = writers_layouts(args.layouts, args.dense, args.timeout, args.in_range,
+                                      args.seeds)
         print("\n".join(rows))
-        print(f"median {statistics.median(times):.2f} s, slowest {max(times):.2f} s")
+        print(f"{len(times)} fillings: median {statistics.median(times):.2f} s, slowest "
+              f"{max(times):.2f} s")
         return None
     assert kn.generate(12, 12, seed=1) == kn.generate(12, 12, seed=1)
     rows = ["| size | repair | made | median | slowest | layouts drawn | blank share | target |",

@@ -43,7 +43,7 @@ from numba import types
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
 from .engine.core.codes import SOLVED
 from .engine.build.entries import entry_variables, packed_entries
-from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel
+from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError, SolveTimeout
 from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
@@ -262,7 +262,7 @@ AMBIGUITY_TYPES = (DRAFT, INTS)
 VARIABLE_TYPES = (DRAFT, INT)
 SET_DIGIT_TYPES = (DRAFT, INT, INT)
 LOWER_TYPES = (DRAFT, INT, INT)
-ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64, types.float64)
+ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64, types.float64, INT)
 GRADE_COST_TYPES = (DRAFT, INTS, INT, types.float64, types.float64)
 STEER_TYPES = (DRAFT, INT, INT, INT, types.float64, types.float64)
 
@@ -366,9 +366,10 @@ def lower_ambiguity(draft, seed, max_stall):
 
 
 @kernel
-def anneal_ambiguity(draft, seed, steps, hot, cold, shift):
+def anneal_ambiguity(draft, seed, steps, hot, cold, shift, deadline):
     """Lower the draft's ambiguity by simulated annealing; the draft ends at the least
-    ambiguity met, which is returned.
+    ambiguity met, which is returned. Past ``deadline`` (monotonic ns) it ends early, at the
+    least met so far.
 
     Each of ``steps`` steps takes a cell (mostly an open one, by its
     candidates beyond one, else any) and gives it a random digit its runs allow,
@@ -388,7 +389,7 @@ def anneal_ambiguity(draft, seed, steps, hot, cold, shift):
     score = ambiguity(draft, mask)
     least, least_digits = score, draft.digit.copy()
     for i in range(steps):
-        if score == 0:
+        if score == 0 or i % 64 == 0 and monotonic_ns() > deadline:
             break
         t = hot * (cold / hot) ** (i / steps)
         v = open_cell(mask, score) if np.random.random() < 0.8 else np.random.randint(V)
@@ -538,7 +539,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
         elif not kicks:
             score = anneal_ambiguity(draft, rng.integers(1 << 31),
                                      ANNEAL_STEPS_PER_CELL * len(draft.digit), ANNEAL_HOT,
-                                     ANNEAL_COLD, ANNEAL_SHIFT)
+                                     ANNEAL_COLD, ANNEAL_SHIFT, deadline)
         else:                                       # a kick counted its way here: no climb
             score = ambiguity(draft, np.empty(len(draft.digit), np.int64))
         fill = fill_of(draft, blank.shape)

@@ -13,6 +13,7 @@ from kakuro_np.generate import (KICK_COUNT_CAP, KICKS_AT_CAP, KICKS_WITHOUT_GAIN
                                 draft_of, fill_of, grade_cost, kick, lower_ambiguity,
                                 make_unique, random_fill, shifts)
 from kakuro_np.combos import POPCOUNT
+from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.grade import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
@@ -126,13 +127,16 @@ def test_annealing_ends_at_the_least_ambiguity_it_met_with_a_valid_fill(rows, co
     rng, blank, fill, draft = random_draft(rows, cols, seed)
     mask = np.empty(len(draft.digit), np.int64)
     start = ambiguity(draft, mask)
-    least = anneal_ambiguity(draft, seed, 50 * len(draft.digit), 3.0, 0.05, 0.3)
+    least = anneal_ambiguity(draft, seed, 50 * len(draft.digit), 3.0, 0.05, 0.3, NO_DEADLINE)
     annealed = fill_of(draft, blank.shape)
     assert satisfies(clues_of(blank, annealed), annealed)
     assert np.array_equal(draft_of(blank, annealed).ent_sum, draft.ent_sum)
     assert 0 <= least == ambiguity(draft, mask) <= start
     assert anneal_ambiguity(draft_of(blank, fill), seed, 50 * len(draft.digit), 3.0, 0.05,
-                            0.3) == least
+                            0.3, NO_DEADLINE) == least
+    past = draft_of(blank, fill)                # a deadline passed: it stops at once
+    assert anneal_ambiguity(past, seed, 50 * len(draft.digit), 3.0, 0.05, 0.3, 0) == start
+    assert np.array_equal(fill_of(past, blank.shape), fill)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -142,9 +146,9 @@ def test_the_anneal_shifts_digits_along_runs_of_9_where_no_single_digit_may_chan
     fill = random_fill(blank, np.random.default_rng(seed))
     draft = draft_of(blank, fill)
     start = ambiguity(draft, np.empty(18, np.int64))
-    assert anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 0.0) == start
+    assert anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 0.0, NO_DEADLINE) == start
     assert np.array_equal(fill_of(draft, blank.shape), fill)
-    least = anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 1.0)
+    least = anneal_ambiguity(draft, seed, 1000, 3.0, 0.05, 1.0, NO_DEADLINE)
     annealed = fill_of(draft, blank.shape)
     assert least < start and satisfies(clues_of(blank, annealed), annealed)
 
