@@ -80,7 +80,7 @@ KICK_COUNT_CAP = 100_000
 #: ... and a new fill after KICKS_WITHOUT_GAIN kicks in a row that found no fewer
 #: solutions than before.
 KICKS_WITHOUT_GAIN = 30
-#: ... or after KICKS_AT_CAP kicks whose every change left KICK_COUNT_CAP solutions or more.
+#: ... or after its first KICKS_AT_CAP kicks each left KICK_COUNT_CAP solutions or more.
 KICKS_AT_CAP = 4
 #: How far below the density asked for blocks may take a layout (the layouts are drawn
 #: at it or a little below: a 0.7 asked for stays within published grids' 0.62-0.81).
@@ -199,8 +199,8 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     """``(n, 2)`` cells where two of the puzzle's solutions differ, or, when the hunt
     finds no two within HUNT_NODES nodes, the cells the combinations leave open
     (``ambiguity``); the puzzle has two solutions or more. The hunt counts nodes, not
-    time, so the same draft gets the same cells; its kernels are compiled by helpers
-    within ``deadline`` (``ahead.ready``), else SolveTimeout.
+    time, so the same draft (and ``rng``) gets the same cells; its kernels are compiled
+    by helpers within ``deadline`` (``ahead.ready``), else SolveTimeout.
 
     With ``rng``, the hunt starts from random weights (1-2 per entry), so that calls on
     a puzzle whose ambiguity lies in several separate places find pairs of solutions
@@ -514,8 +514,9 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     is annealed first (``anneal_ambiguity``), each kick is chosen by counting solutions
     at cells where two solutions differ that a hunt from random weights found (so kicks
     reach every separate ambiguous place), and is not followed by a climb, and after
-    KICKS_WITHOUT_GAIN kicks in a row that found no fewer solutions than before, the
-    fill is given up (None) for a new one.
+    KICKS_WITHOUT_GAIN kicks in a row that found no fewer solutions than before, or
+    KICKS_AT_CAP kicks that each left KICK_COUNT_CAP solutions or more, the fill is
+    given up (None) for a new one.
 
     With a grade ``label``, a unique fill is then steered toward the label's
     band of scores (``steer``): solved by the ladder's logic within the band,
@@ -575,7 +576,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
             if left < fewest:
                 fewest, no_gain = left, 0
             if not may_block and (no_gain >= KICKS_WITHOUT_GAIN or
-                                  left >= KICK_COUNT_CAP and kicks >= KICKS_AT_CAP):
+                                  fewest >= KICK_COUNT_CAP and kicks >= KICKS_AT_CAP):
                 return None                         # a new fill does better than wandering
             fill = fill_of(draft, blank.shape)
             continue
