@@ -16,7 +16,9 @@ the ladder: region sums, x-wings or chains (``beyond_the_ladder``).
 The same seed gives the same puzzle: every draw comes from one
 ``numpy.random.Generator``, and every
 answer the solver gives it is exact and found without a clock: counts up to
-2, and two solutions found by the hunt within a number of nodes.
+2, and two solutions found by the hunt within a number of nodes (from random entry
+weights on a writer's layout, drawn from the same Generator). A deadline
+(``timeout=``) only ever ends a run, with SolveTimeout.
 
 Glossary
 --------
