@@ -11,7 +11,11 @@ Glossary
 --------
 item    : ``(id, grid)``, a puzzle to solve as the input names it; ``grid`` is
           text, a path, rows or a Puzzle, read in the worker so that a bad one
-          becomes that puzzle's error.
+          becomes that puzzle's error. In what ``items`` reads, a path is a
+          ``File`` (found in the input the command was given) and a JSON
+          input's grid is ``Text``: never taken for a path.
+walk    : the files of a folder (or a ``**`` glob) and below, hidden ones and
+          links to folders left out (``_walk``), each file once (``_files``).
 result  : what one puzzle came to (``Result``): its count (capped by ``limit``),
           some of its solutions, a status, the error if any, and the seconds.
 status  : "unique", "multiple" or "none" by the count; "timeout" when the
@@ -26,6 +30,7 @@ results: ``run_batch``'s file, one result a line, each beginning LINE_START;
 from __future__ import annotations
 
 import errno
+import fnmatch
 import glob
 import json
 import os
@@ -41,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import PuzzleError
-from .files import output_path, why
+from .files import KINDS, output_path, why
 
 #: How many solutions a result keeps when neither ``keep`` nor ``limit`` is given.
 KEEP = 2
@@ -53,6 +58,20 @@ ID_KEYS = ("id", "name")
 GRID_KEYS = ("grid", "puzzle", "problem", "text")
 #: Characters that make an input a glob rather than a path.
 GLOB_CHARS = "*?["
+#: Folders whose files the kernel makes up as they are read (procfs, sysfs): no output.
+KERNEL_FOLDERS = ("/proc", "/sys")
+#: The most of a file's first line looked at to tell a results file in a walk.
+HEAD_BYTES = 1 << 20
+
+
+class Text(str):
+    """A grid that is a puzzle's text, never a path: what a JSON input holds."""
+    __slots__ = ()
+
+
+class File(str):
+    """A grid that is the path of a file found in the input the batch was given."""
+    __slots__ = ()
 
 
 class Result(NamedTuple):
@@ -131,30 +150,90 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
 def _checked(grid):
     """The puzzle of a batch item, its runs checked: a file's or a text's malformed run is
     named by its line and column (``book.kakuro:9:70: ...``), as ``kakuro-np solve``
-    names it, not by its cell."""
-    from .formats import as_puzzle, check_runs, read, with_places
-    if not isinstance(grid, (str, bytes, os.PathLike)):
+    names it, not by its cell. A path (``_path_of``) is read by ``_read_file``; text is
+    parsed as text."""
+    from .formats import as_puzzle, check_runs, parse, with_places
+    path = _path_of(grid)
+    if path is None and not isinstance(grid, (str, bytes)):
         return as_puzzle(grid)
-    puzzle, places = with_places(read, grid)
     try:
+        puzzle, places = with_places(parse, grid if path is None else _read_file(path))
         check_runs(puzzle, places)
     except PuzzleError as e:
-        path = isinstance(grid, os.PathLike) or (isinstance(grid, str) and os.path.isfile(grid))
-        raise (e.with_source(os.fspath(grid)) if path and not e.source else e) from None
+        raise (e.with_source(path) if path is not None and not e.source else e) from None
     return puzzle
 
 
-def items(source) -> list:
+def _path_of(grid):
+    """The path a grid names, or None: a ``Text`` is never one, a ``File`` or an
+    ``os.PathLike`` always is, and other text is one where ``formats.read`` would take it
+    for one (the grids of the Python API)."""
+    from .formats import _looks_like_path
+    if isinstance(grid, Text):
+        return None
+    if isinstance(grid, (File, os.PathLike)):
+        return os.fspath(grid)
+    if isinstance(grid, (str, bytes)) and _looks_like_path(grid):
+        return os.fsdecode(grid)
+    return None
+
+
+def _read_file(path) -> bytes:
+    """A puzzle file's bytes, as ``formats.read`` reads them (at most MAX_TEXT and one more,
+    for the readers to refuse), but only from a regular file (``_open_regular``)."""
+    from .formats.text import MAX_TEXT
+    with _open_regular(path, "cannot read file") as f:
+        try:
+            return f.read(MAX_TEXT + 1)
+        except OSError as e:
+            raise PuzzleError(f"cannot read file: {why(e)}", source=path) from None
+
+
+def _open_regular(path, refusal: str):
+    """``path`` opened to read bytes if it is a regular file; anything else (a FIFO, a socket,
+    a device, a folder) is a PuzzleError ``refusal: is ...`` naming it, as is a failure to
+    open it. It is looked at before it is opened, and opened without blocking, so that a
+    FIFO (even one put in its place meanwhile) never waits for a writer."""
+    try:
+        _regular(os.stat(path).st_mode, path, refusal)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise PuzzleError(f"{refusal}: {why(e)}", source=path) from None
+    f = os.fdopen(fd, "rb")
+    try:
+        _regular(os.fstat(fd).st_mode, path, refusal)
+    except BaseException:
+        f.close()
+        raise
+    return f
+
+
+def _regular(mode, path, refusal: str) -> None:
+    """Refuse (a PuzzleError ``refusal: is ...``) a file whose mode is not a regular file's."""
+    if not stat.S_ISREG(mode):
+        raise PuzzleError(f"{refusal}: is {_kind(mode)}, not a regular file", source=path)
+
+
+def _kind(mode) -> str:
+    """What a file that is not a regular one is, by its mode ("a pipe (FIFO)", ...)."""
+    return next((name for test, name in KINDS if test(mode)), "not a regular file")
+
+
+def items(source, skip=None) -> list:
     """The ``(id, grid)`` of each puzzle a batch input holds, in a fixed order.
 
     ``source`` is a directory (every file in it and below, by path, less
-    NOT_PUZZLES and hidden files; ids are the paths from it, less the
-    suffix), a glob (ids likewise, from the common folder), a JSON-lines file
-    (one object a line, its id under ID_KEYS, else its line number, and its
-    grid under GRID_KEYS), a collection JSON ``{"data": {id: {"problem":
-    TEXT}}}``, or one puzzle file. A line or entry that is not a puzzle
-    stays an item whose grid is a PuzzleError, so it gets its result.
-    Ids met twice get ``~2``, ``~3``... .
+    NOT_PUZZLES, hidden files and results files, links to folders not
+    followed: see ``_walk`` and ``_files``; ids are the paths from it, less
+    the suffix), a glob (ids likewise, from the common folder), a JSON-lines
+    file (one object a line, its id under ID_KEYS, else its line number, and
+    its grid under GRID_KEYS: a puzzle's text or rows, never a path), a
+    collection JSON ``{"data": {id: {"problem": TEXT}}}``, or one puzzle
+    file. Anything else there (a FIFO, a socket, a device) is refused with a
+    PuzzleError, unopened. A line or entry that is not a puzzle stays an item
+    whose grid is a PuzzleError, so it gets its result. Ids met twice get
+    ``~2``, ``~3``... . ``skip``, a path (the results file), is left out of
+    a folder or a glob.
 
     Examples
     --------
@@ -162,29 +241,152 @@ def items(source) -> list:
     ['k0', 'k1', 'k2']
     """
     source = os.fspath(source)
-    if os.path.isdir(source):
-        found = _files(sorted(glob.glob(os.path.join(glob.escape(source), "**", "*"),
-                                        recursive=True)), source)
-    elif any(c in source for c in GLOB_CHARS) and not os.path.exists(source):
-        paths = sorted(glob.glob(source, recursive=True))
+    kind = _input_kind(source)
+    if kind == "folder":
+        found = _files(sorted(_walk(source)), source, skip)
+    elif kind == "glob":
+        paths = sorted(_glob(source))
         if not paths:
             raise PuzzleError("no file matches", source=source)
-        found = _files(paths, os.path.commonpath([os.path.dirname(p) or "." for p in paths]))
+        found = _files(paths, os.path.commonpath([os.path.dirname(p) or "." for p in paths]),
+                       skip)
     elif source.endswith(".jsonl"):
         found = _json_lines(source)
     elif source.endswith(".json") and _is_collection(source):
         found = _collection(source)
-    elif os.path.isfile(source):
-        found = [(_stem(os.path.basename(source)), source)]
     else:
-        raise PuzzleError("no such file or directory", source=source)
+        found = [(_stem(os.path.basename(source)), File(source))]
     return _unique_ids(found)
 
 
-def _files(paths, root) -> list:
-    return [(_stem(os.path.relpath(p, root)), p) for p in paths
-            if os.path.isfile(p) and not os.path.basename(p).startswith(".")
-            and not p.endswith(NOT_PUZZLES)]
+def _input_kind(source: str) -> str:
+    """"folder", "file" or "glob": what a batch input is, told by ``os.stat`` (nothing is
+    opened). Anything else there (a FIFO, a socket, a device: reading it could wait or
+    never end) is refused; a name not there is a glob if it has GLOB_CHARS."""
+    try:
+        mode = os.stat(source).st_mode
+    except OSError as e:
+        if any(c in source for c in GLOB_CHARS):
+            return "glob"
+        missing = e.errno in (errno.ENOENT, errno.ENOTDIR)
+        raise PuzzleError("no such file or directory" if missing else
+                          f"cannot read the input: {why(e)}", source=source) from None
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if stat.S_ISREG(mode):
+        return "file"
+    raise PuzzleError(f"is {_kind(mode)}, not a puzzle file or a folder", source=source)
+
+
+def _walk(top: str):
+    """Every path below the folder ``top`` ("" for the current one) but hidden names. A link
+    to a folder is left out, neither listed nor entered: a loop of links (``up -> ..``) is
+    never walked, and nothing outside ``top`` is reached through one."""
+    try:
+        with os.scandir(top or os.curdir) as entries:
+            found = sorted((e for e in entries if not e.name.startswith(".")),
+                           key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in found:
+        try:
+            folder = entry.is_dir()                    # where a link leads
+            if folder and entry.is_symlink():
+                continue
+        except OSError:
+            continue
+        path = os.path.join(top, entry.name)
+        yield path
+        if folder:
+            yield from _walk(path)
+
+
+def _glob(pattern: str) -> list:
+    """The paths ``pattern`` matches, as ``glob.glob(pattern, recursive=True)`` finds them,
+    but a ``**`` walks as ``_walk`` does, into no link to a folder."""
+    head, parts = _split_magic(pattern)
+    if "**" not in parts:
+        return glob.glob(pattern)
+    paths = [head]
+    for n, part in enumerate(parts):
+        within = n < len(parts) - 1                    # a folder the next part looks in
+        paths = [p for base in paths for p in _glob_part(base, part, within)]
+    return paths
+
+
+def _split_magic(pattern: str) -> tuple:
+    """``(head, parts)``: a glob's folder without GLOB_CHARS, and the names after it."""
+    head, parts = pattern, []
+    while any(c in head for c in GLOB_CHARS):
+        head, part = os.path.split(head)
+        parts.append(part)
+    return head, parts[::-1]
+
+
+def _glob_part(base: str, part: str, within: bool) -> list:
+    """The paths in folder ``base`` that a glob's ``part`` matches; only folders when
+    ``within`` (more parts follow)."""
+    if part == "**":
+        return [base] + [p for p in _walk(base) if not within or os.path.isdir(p)]
+    if not part:
+        return [base] if os.path.isdir(base or os.curdir) else []
+    if not any(c in part for c in GLOB_CHARS):
+        path = os.path.join(base, part)
+        return [path] if (os.path.isdir(path) if within else os.path.lexists(path)) else []
+    try:
+        names = os.listdir(base or os.curdir)
+    except OSError:
+        return []
+    if not part.startswith("."):
+        names = [n for n in names if not n.startswith(".")]
+    paths = [os.path.join(base, n) for n in fnmatch.filter(names, part)]
+    return [p for p in paths if os.path.isdir(p)] if within else paths
+
+
+def _files(paths, root, skip=None) -> list:
+    """``(id, File)`` of each puzzle file among ``paths`` (sorted), ids from ``root``: the
+    regular files (or links to one) less hidden ones, NOT_PUZZLES, ``skip`` and results
+    files (``_is_results``). A file reached by several paths (links) is read once, by a
+    path that is no link where there is one."""
+    skipped = _identity(skip) if skip is not None else None
+    chosen = {}                                        # (dev, ino): (is a link, path)
+    for p in paths:
+        if os.path.basename(p).startswith(".") or p.endswith(NOT_PUZZLES):
+            continue
+        try:
+            st, link = os.stat(p), os.path.islink(p)
+        except OSError:
+            continue
+        key = (st.st_dev, st.st_ino)
+        if not stat.S_ISREG(st.st_mode) or key == skipped:
+            continue
+        if key not in chosen or (link, p) < chosen[key]:
+            chosen[key] = (link, p)
+    kept = sorted(p for _, p in chosen.values())
+    return [(_stem(os.path.relpath(p, root)), File(p)) for p in kept
+            if not (p.endswith(".jsonl") and _is_results(p))]
+
+
+def _identity(path):
+    """``(st_dev, st_ino)`` of the file at ``path``, or None where there is none."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _is_results(path) -> bool:
+    """Whether a file is a results file (``run_batch``'s): its first line is a results line,
+    or begins as one where it is too long to look at whole."""
+    try:
+        with _open_regular(path, "cannot read file") as f:
+            head = f.readline(HEAD_BYTES)
+    except (PuzzleError, OSError):
+        return False
+    if not head.startswith(LINE_START):
+        return False
+    return not head.endswith(b"\n") or _result_id(head) is not None
 
 
 def _stem(name: str) -> str:
@@ -193,12 +395,13 @@ def _stem(name: str) -> str:
 
 
 def _read_text(path) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"cannot read the input: {getattr(e, 'strerror', None) or e}",
-                          source=path) from None
+    """The text of a JSON input, from a regular file only (``_open_regular``)."""
+    with _open_regular(path, "cannot read the input") as f:
+        try:
+            return f.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise PuzzleError(f"cannot read the input: {getattr(e, 'strerror', None) or e}",
+                              source=path) from None
 
 
 def _json_lines(path) -> list:
@@ -218,7 +421,7 @@ def _json_lines(path) -> list:
         grid = next((obj[k] for k in GRID_KEYS if k in obj), None)
         if grid is None:
             grid = PuzzleError(f"{path}:{n}: no grid (one of {', '.join(GRID_KEYS)})")
-        found.append((str(pid), grid))
+        found.append((str(pid), Text(grid) if isinstance(grid, str) else grid))
     return found
 
 
@@ -235,7 +438,7 @@ def _collection(path) -> list:
     found = []
     for pid, entry in data.items():
         grid = entry.get("problem") if isinstance(entry, dict) else None
-        found.append((str(pid), grid if isinstance(grid, str) else
+        found.append((str(pid), Text(grid) if isinstance(grid, str) else
                       PuzzleError(f"{path}: {pid}: no \"problem\" text")))
     return found
 
@@ -433,9 +636,9 @@ def solved_on(client, listed, limit=None, timeout=None, keep=None):
 
 
 def _read_here(grid):
-    """A grid given as a path, read in this process (a PuzzleError when it cannot be): the
-    workers of a cluster may not see its files."""
-    if isinstance(grid, (str, os.PathLike)) and os.path.isfile(grid):
+    """A grid given as a path (``_path_of``), read in this process (a PuzzleError when it
+    cannot be): the workers of a cluster may not see its files."""
+    if _path_of(grid) is not None:
         try:
             return _checked(grid)               # a bad run named by file, line and column
         except (ValueError, OSError) as e:
@@ -562,15 +765,18 @@ def run_batch(source, out=None, *, workers=None, scheduler=None, limit=None, tim
     after each line, ``total`` being the puzzles this run solves. ``workers``
     and ``scheduler`` are ``solve_many``'s.
 
-    ``out`` is a regular file or a new path; ``os.devnull`` takes the lines, and
-    None or "-" writes them to stdout (nothing skipped). Refused with a
-    PuzzleError before any puzzle is read (``results_of``): a directory, a device
-    or a FIFO, and a file whose lines are not results lines (it is left as it
-    is). A full disk (or quota) is a PuzzleError "no space left on device", the
-    lines written so far kept; a reader of stdout that left, a BrokenPipeError.
+    ``out`` is a regular file or a new path in a folder that is there;
+    ``os.devnull`` takes the lines, and None or "-" writes them to stdout
+    (nothing skipped). Refused with a PuzzleError before any puzzle is read
+    (``results_of``): a directory, a device, a FIFO, a file of /proc or /sys,
+    a path whose folder is not there, and a file whose lines are not results
+    lines (it is left as it is). A folder or glob given as ``source`` leaves
+    ``out`` out. Any failure to write (a full disk or quota: "no space left on
+    device") is a PuzzleError naming ``out``, the lines written so far kept; a
+    reader of stdout that left, a BrokenPipeError.
     """
     done, whole = results_of(out)
-    listed = items(source)
+    listed = items(source, skip=None if out in (None, "-") else out)
     todo = [item for item in listed if item[0] not in done]
     tally = {"skipped": len(listed) - len(todo)}
     waiting, written = {}, 0
@@ -587,10 +793,23 @@ def run_batch(source, out=None, *, workers=None, scheduler=None, limit=None, tim
                     tally[result.status] = tally.get(result.status, 0) + 1
                     if step:
                         step(result, written, len(todo))
-    finally:
-        if out not in (None, "-"):
-            f.close()
+    except BaseException:
+        _close(f, out, quiet=True)                     # what is under way is the error
+        raise
+    _close(f, out)
     return tally
+
+
+def _close(f, out, quiet=False) -> None:
+    """Close the results file (not stdout); a failure is a PuzzleError naming ``out``, or
+    nothing when ``quiet``."""
+    if out in (None, "-"):
+        return
+    try:
+        f.close()
+    except OSError as e:
+        if not quiet:
+            raise PuzzleError(f"cannot write the results: {why(e)}", source=out) from None
 
 
 def results_of(out) -> tuple:
@@ -598,40 +817,96 @@ def results_of(out) -> tuple:
     lines (a last line cut short, by a kill mid-write, lies past it); ``(set(), None)``
     for stdout (None or "-"), ``os.devnull`` or a new path.
 
-    Told before anything is opened (``files.output_path``): a directory, a device or a
-    FIFO is refused. A file whose lines are not results lines (JSON objects with an id
-    and a status), or whose last line cut short does not begin as one, is refused at
-    the first that is not, read no further and left as it is: it is no results file.
-    Each refusal is a PuzzleError naming ``out``.
+    Told before anything is opened (``_out_kind``): a directory, a device, a FIFO, a
+    file of /proc or /sys and a new path whose folder is not there are refused. A file
+    whose lines are not results lines (JSON objects with an id and a status), or whose
+    last line cut short does not begin as one, is refused at the first that is not, read
+    no further and left as it is: it is no results file. Each refusal, and a failure to
+    read, is a PuzzleError naming ``out``.
     """
-    if out is None or out == "-" or output_path(out, STDOUT_HINT) != "file":
+    if out is None or out == "-" or _out_kind(out) != "file":
         return set(), None
     try:
         fd = os.open(out, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))   # a FIFO never blocks
     except OSError as e:
         raise PuzzleError(f"cannot read the results: {why(e)}", source=out) from None
-    ids, whole = set(), 0
     with open(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):   # replaced since it was looked at
             raise PuzzleError("is not a regular file" + STDOUT_HINT, source=out)
-        if not LINE_START.startswith(f.read(len(LINE_START))):
-            _not_results(out, 1)                     # another kind of file, at a glance
-        f.seek(0)
-        for n, line in enumerate(f, 1):
-            if not line.endswith(b"\n"):            # killed mid-line, or not ours
-                if not (line.startswith(LINE_START) or LINE_START.startswith(line)):
-                    _not_results(out, n)
-                break
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                obj = None
-            if not (isinstance(obj, dict) and isinstance(obj.get("id"), str)
-                    and "status" in obj):
+        try:
+            return _ids_in(f, out)
+        except OSError as e:
+            raise PuzzleError(f"cannot read the results: {why(e)}", source=out) from None
+
+
+def _ids_in(f, out) -> tuple:
+    """``results_of``'s ``(ids, whole)`` of the open results file ``f``."""
+    if not LINE_START.startswith(f.read(len(LINE_START))):
+        _not_results(out, 1)                         # another kind of file, at a glance
+    f.seek(0)
+    ids, whole = set(), 0
+    for n, line in enumerate(f, 1):
+        if not line.endswith(b"\n"):                # killed mid-line, or not ours
+            if not (line.startswith(LINE_START) or LINE_START.startswith(line)):
                 _not_results(out, n)
-            ids.add(obj["id"])
-            whole += len(line)
+            break
+        pid = _result_id(line)
+        if pid is None:
+            _not_results(out, n)
+        ids.add(pid)
+        whole += len(line)
     return ids, whole
+
+
+def _result_id(line: bytes):
+    """The id of a results line (a JSON object with an id and a status), else None."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    ok = isinstance(obj, dict) and isinstance(obj.get("id"), str) and "status" in obj
+    return obj["id"] if ok else None
+
+
+def _out_kind(out) -> str:
+    """``files.output_path``'s word for ``out`` ("new", "file" or "null"), refusing too what
+    could keep no lines: a file of /proc or /sys (``_of_the_kernel``), and a new path
+    whose folder is not there. Each refusal is a PuzzleError naming ``out``."""
+    kind = output_path(out, STDOUT_HINT)
+    if kind == "file" and _of_the_kernel(out):
+        raise PuzzleError("is a file of the kernel's (/proc or /sys), not a regular file; "
+                          "give a results file or a new path", source=out)
+    if kind == "new":
+        missing = _missing_folder(os.path.dirname(os.path.abspath(out)))
+        if missing:
+            raise PuzzleError(f"cannot be made: {missing}", source=out)
+    return kind
+
+
+def _missing_folder(folder: str) -> str:
+    """Why a new file cannot be made in ``folder`` ("no folder F", "F is not a folder"), or
+    "" where it is a folder or cannot be told (opening the file then says why)."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError as e:
+        return f"no folder {folder}" if e.errno in (errno.ENOENT, errno.ENOTDIR) else ""
+    return "" if stat.S_ISDIR(mode) else f"{folder} is not a folder"
+
+
+def _of_the_kernel(path) -> bool:
+    """Whether ``path`` lies on the file system mounted at one of KERNEL_FOLDERS (one of its
+    own, not the root's), whose files the kernel makes up as they are read."""
+    try:
+        dev, root = os.stat(path).st_dev, os.stat(os.sep).st_dev
+    except OSError:
+        return False
+    for folder in KERNEL_FOLDERS:
+        try:
+            if os.stat(folder).st_dev == dev != root:
+                return True
+        except OSError:
+            pass
+    return False
 
 
 def _not_results(out, n):

@@ -1,7 +1,10 @@
 """Batch output is safe (issue 47): ``--out`` is a results file or a new path, refused
 before anything loads otherwise; a file of another kind is refused and left unchanged;
 the workers die with the batch's process whatever ends it; a full disk and a reader of
-stdout gone early are one line, or none, never a traceback."""
+stdout gone early are one line, or none, never a traceback. Its input is what the command
+was given: a JSON input's grid is a puzzle's text, never a path; a FIFO or a device is
+refused unopened; a folder's walk enters no link to a folder, reads each file once and
+leaves out the results file."""
 
 import contextlib
 import errno
@@ -11,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -45,11 +49,17 @@ def kakuro_np(*args, **kw):
 def refused(*args, **kw):
     """A batch expected to be refused at once: its stderr line; exit 2 checked, and time."""
     start = time.monotonic()
-    run = kakuro_np(*args, **kw)
+    err = refusal(*args, **kw)
     took = time.monotonic() - start
+    assert took < REFUSAL_SECONDS, f"took {took:.2f} s"
+    return err
+
+
+def refusal(*args, **kw):
+    """A batch expected to be refused: its stderr line; exit 2 and one line checked."""
+    run = kakuro_np(*args, **kw)
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
-    assert took < REFUSAL_SECONDS, f"took {took:.2f} s"
     return run.stderr
 
 
@@ -287,3 +297,143 @@ def test_where_no_signal_comes_a_worker_watches_its_parent():
     if alive:
         os.kill(child, signal.SIGKILL)
     assert not alive
+
+
+class FifoWriter:
+    """A thread that writes ``text`` into the FIFO ``path`` once a reader opens it: a batch
+    that reads the FIFO gets ``text`` rather than hanging. ``close`` lets the thread go when
+    nothing read it (the FIFO was left alone, as it should be)."""
+
+    def __init__(self, path, text):
+        self.path, self.text = path, text
+        self.thread = threading.Thread(target=self._write, daemon=True)
+        self.thread.start()
+
+    def _write(self):
+        fd = os.open(self.path, os.O_WRONLY)            # blocks until a reader opens it
+        try:
+            os.write(fd, self.text.encode())
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(fd)
+
+    def close(self):
+        reader = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            self.thread.join()
+        finally:
+            os.close(reader)
+
+
+K0 = (PUZZLES / "k0.txt").read_text()
+
+
+def test_a_json_lines_grid_is_puzzle_text_never_a_path(tmp_path):
+    (tmp_path / "secret.txt").write_text("the secret words of the machine\n")
+    (tmp_path / "k0.txt").write_text(K0)
+    os.mkfifo(tmp_path / "fifo.txt")
+    fifo = FifoWriter(tmp_path / "fifo.txt", K0)
+    try:
+        grids = [("secret", str(tmp_path / "secret.txt")), ("file", str(tmp_path / "k0.txt")),
+                 ("fifo", str(tmp_path / "fifo.txt")), ("text", K0)]
+        (tmp_path / "in.jsonl").write_text("".join(json.dumps({"id": i, "grid": g}) + "\n"
+                                                   for i, g in grids))
+        results = batch.solve_many(str(tmp_path / "in.jsonl"), workers=1)
+    finally:
+        fifo.close()
+    assert [(r.id, r.status) for r in results] == [("secret", "error"), ("file", "error"),
+                                                    ("fifo", "error"), ("text", "unique")]
+    assert not any("secret words" in r.error for r in results[:3])
+    assert "cannot tell the format" in results[0].error
+    (tmp_path / "in.json").write_text(json.dumps({"data": {"c": {"problem": grids[1][1]}}}))
+    assert [r.status for r in batch.solve_many(str(tmp_path / "in.json"), workers=1)] == \
+        ["error"]
+
+
+@pytest.mark.parametrize("name", ["in.jsonl", "in.json", "in.txt"])
+def test_a_fifo_as_input_is_refused_and_never_opened(tmp_path, name):
+    os.mkfifo(tmp_path / name)
+    fifo = FifoWriter(tmp_path / name, json.dumps({"id": "a", "grid": K0}) + "\n")
+    try:
+        with pytest.raises(PuzzleError, match=r"is a pipe \(FIFO\), not a puzzle file or a"):
+            batch.items(tmp_path / name)
+    finally:
+        fifo.close()
+    err = refusal(str(tmp_path / name), "--out", str(tmp_path / "r.jsonl"))
+    assert err.startswith(f"kakuro-np: {tmp_path / name}: is a pipe (FIFO)")
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_as_input_is_refused():
+    with pytest.raises(PuzzleError, match="^/dev/zero: is a device, not a puzzle file"):
+        batch.items("/dev/zero")
+
+
+def _folder_with_links(root, loops):
+    """``root/in``: k0, sub/k1, a link to k0 (alias.txt), a FIFO and ``loops``, links to
+    folders above (``self -> .``, ``up -> ..``, ``sub/back -> ..``); a puzzle outside it."""
+    (root / "in" / "sub").mkdir(parents=True)
+    (root / "in" / "k0.txt").write_text(K0)
+    (root / "in" / "sub" / "k1.txt").write_text((PUZZLES / "k1.txt").read_text())
+    (root / "in" / "alias.txt").symlink_to("k0.txt")
+    (root / "outside.txt").write_text(K0)
+    os.mkfifo(root / "in" / "pipe.txt")                 # never opened: not a regular file
+    for link, target in loops:
+        (root / "in" / link).symlink_to(target, target_is_directory=True)
+    return root / "in"
+
+
+@pytest.mark.parametrize("loops", [[("self", ".")],
+                                   [("up", ".."), ("sub/back", "..")]],
+                         ids=["one-loop", "two-loops"])
+def test_a_folder_walk_follows_no_link_to_a_folder_and_reads_each_file_once(tmp_path, loops):
+    folder = _folder_with_links(tmp_path, loops)
+    assert [i for i, _ in batch.items(folder)] == ["k0", "sub/k1"]
+    assert [i for i, _ in batch.items(str(folder / "**" / "*.txt"))] == ["k0", "sub/k1"]
+
+
+def test_a_folder_given_with_its_results_inside_skips_them(tmp_path):
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for name in ("k0", "k1"):
+        (folder / f"{name}.txt").write_text((PUZZLES / f"{name}.txt").read_text())
+    out = folder / "results.jsonl"
+    assert batch.run_batch(folder, out, workers=1) == {"skipped": 0, "unique": 2}
+    assert batch.run_batch(folder, out, workers=1) == {"skipped": 2}
+    (folder / "old-results.jsonl").write_bytes(out.read_bytes())   # another batch's results
+    assert batch.run_batch(str(folder / "*"), out, workers=1) == {"skipped": 2}
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["k0", "k1"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs /proc")
+def test_a_kernel_file_as_out_is_refused():
+    err = refusal(SMALL, "--out", "/proc/self/mem")
+    assert err.startswith("kakuro-np: /proc/self/mem: is a file of the kernel")
+
+
+def test_out_in_a_folder_that_is_not_there_is_refused_before_the_input_is_read(tmp_path):
+    out = tmp_path / "no" / "such" / "r.jsonl"
+    err = refusal(str(tmp_path / "missing-input"), "--out", str(out))
+    assert err == f"kakuro-np: {out}: cannot be made: no folder {tmp_path / 'no' / 'such'}\n"
+
+
+def test_a_failing_write_is_one_line(tmp_path, monkeypatch, capsys):
+    class Broken(io.RawIOBase):
+        """A results file whose disk fails: every write is EIO."""
+
+        def writable(self):
+            return True
+
+        def write(self, data):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    out = tmp_path / "r.jsonl"
+    real = open
+    monkeypatch.setattr(batch, "open", lambda path, mode="r", *a, **kw: Broken()
+                        if str(path) == str(out) else real(path, mode, *a, **kw),
+                        raising=False)
+    assert main(["batch", SMALL, "--out", str(out), "--workers", "1"]) == 2
+    assert capsys.readouterr().err == \
+        f"kakuro-np: {out}: cannot write the results: {os.strerror(errno.EIO)}\n"
