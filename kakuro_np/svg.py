@@ -26,6 +26,8 @@ placed    : a digit a step places, drawn as a bold pencil mark in ``PLACED_INK``
 step cell : a blank, not given, with a placed digit or a struck candidate. It
             always shows pencil marks, never a big digit (not even a lone
             candidate's), so a picture shows every candidate a step removes.
+caption   : text under the grid, wrapped to its width, in the ``caption`` group:
+            a step's technique and reason, so that a PNG or a printout says it too.
 
 The document is built with ``xml.etree.ElementTree``, so every text and
 attribute is escaped; ``viewBox`` keeps it sharp at any size and ``width`` and
@@ -34,6 +36,7 @@ attribute is escaped; ``viewBox`` keeps it sharp at any size and ``width`` and
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -62,6 +65,9 @@ MARK_STEP = 0.3
 STRIKE_HALF, STRIKE_LINE = 0.42, 0.03
 #: A text's baseline sits this many font sizes below the point it is centred on.
 BASELINE_DROP = 0.36
+#: A caption's font size and line height, in cells; its characters a cell of width, and the
+#: fewest a line holds (a narrow grid's picture widens to hold them).
+CAPTION_SIZE, CAPTION_LINE, CAPTION_CHARS, CAPTION_FEWEST = 0.3, 0.42, 5, 40
 
 ET.register_namespace("", SVG_NS)
 
@@ -225,7 +231,7 @@ class Picture(str):
 
 
 def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=None,
-        struck=None, placed=None, outline=None, labels=None) -> Picture:
+        struck=None, placed=None, outline=None, labels=None, caption=None) -> Picture:
     """A standalone SVG document picturing ``puzzle``.
 
     Parameters
@@ -263,6 +269,9 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
     labels : dict, optional
         ``{(row, col): text}`` written small in the cells' top left corners in
         ``OUTLINE_INK``, e.g. the numbers of a chain's links.
+    caption : str, optional
+        Text written under the grid, wrapped to its width (the picture grows to
+        hold it), e.g. a step's reason.
 
     Returns
     -------
@@ -320,7 +329,10 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
     known = np.where(step, 0, known)
     h, w = puzzle.shape
     pad = BORDER_LINE * cell / 2
-    size = (_num(w * cell + 2 * pad), _num(h * cell + 2 * pad))
+    lines = textwrap.wrap(caption, max(CAPTION_FEWEST, CAPTION_CHARS * w)) if caption else []
+    below = (len(lines) + 0.5) * CAPTION_LINE * cell if lines else 0
+    wide = max(w, CAPTION_FEWEST / CAPTION_CHARS) if lines else w
+    size = (_num(wide * cell + 2 * pad), _num(h * cell + 2 * pad + below))
     root = ET.Element(f"{{{SVG_NS}}}svg", {
         "width": size[0], "height": size[1],
         "viewBox": f"{_num(-pad)} {_num(-pad)} {size[0]} {size[1]}",
@@ -341,6 +353,10 @@ def svg(puzzle, digits=None, candidates=None, cell=40, *, title=None, highlight=
                        stroke_linejoin="round")     # a halo: legible over the "1" mark
         for (r, c), text in labels.items():
             _text(group, (c + 0.03) * cell, (r + 0.14) * cell, str(text), LABEL_SIZE * cell)
+    if lines:
+        group = _group(root, "caption", CAPTION_SIZE * cell, fill=INK, text_anchor="start")
+        for i, line in enumerate(lines, 1):
+            _text(group, 0, (h + i * CAPTION_LINE) * cell, line, CAPTION_SIZE * cell)
     return Picture('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
                    + "\n")
 
@@ -370,14 +386,18 @@ def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
     ((H, W, 9) bool, or None: the puzzle's digits alone), its cells highlighted, the
     candidates it removes struck out, the digits it places in green; a region sum's
     region outlined, and a chain's supposition marked "?" and each cell a link changes
-    numbered with that link.
+    numbered with that link. ``title`` (else the step's text) is its ``<title>`` and
+    its caption under the grid.
 
     >>> from kakuro_np import explain
     >>> steps = explain([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
     >>> picture = step_svg(steps.puzzle, steps[0], steps.start)
-    >>> picture.count('class="struck"'), ET.fromstring(picture).get("width")
-    (1, '122.8')
+    >>> picture.count('class="struck"'), ET.fromstring(picture).get("height")
+    (1, '198.4')
+    >>> [g for g in ET.fromstring(picture) if g.get("class") == "caption"][0][0].text
+    'unique combination: The across 3 at (1,'
     """
+    title = str(step) if title is None else title
     struck = np.zeros(puzzle.shape + (9,), bool)
     placed = np.zeros(puzzle.shape, np.int8)
     for (r, c), digits in step.removed.items():
@@ -392,7 +412,7 @@ def step_svg(puzzle, step, before=None, *, title=None) -> Picture:
             for changed in link.removed:
                 labels[changed] = f"{labels[changed]},{i}" if changed in labels else str(i)
     return svg(puzzle, None, before, title=title, highlight=step.cells, struck=struck,
-               placed=placed, outline=step.region or None, labels=labels)
+               placed=placed, outline=step.region or None, labels=labels, caption=title)
 
 
 def write_svg(path, svg_text) -> None:

@@ -428,7 +428,8 @@ def test_a_notebook_shows_puzzles_solutions_reductions_and_steps_as_pictures():
         assert steps[i]._repr_svg_() == svg(k2, None, before, title=str(steps[i]),
                                              highlight=steps[i].cells,
                                              struck=struck_of(k2, steps[i]),
-                                             placed=placed_of(k2, steps[i]))._repr_svg_()
+                                             placed=placed_of(k2, steps[i]),
+                                             caption=str(steps[i]))._repr_svg_()
     tip = kn.hint(kn.read(pathlib.Path(SAMPLES[2]).parent / "k2-played.pipe"))
     assert tip.technique == "mistake" and texts(inline(tip._repr_svg_()), "given")
     page = ET.fromstring(f"<div>{steps._repr_html_()}</div>")   # HTML a page can hold
@@ -475,3 +476,13 @@ def test_a_region_sum_is_outlined_and_a_chains_links_are_numbered():
     labels = [t.text for t in group(root, "labels").iter(TEXT)]
     assert labels[0] == "?" and "6" in ",".join(labels) and len(labels) >= 6
     assert not [el for el in root.iter(PATH) if el.get("class") == "outline"]
+
+
+def test_a_steps_picture_says_its_reason_under_the_grid_not_only_in_its_title():
+    steps = explain(SAMPLES[2])
+    root = inline(steps[0]._repr_svg_())
+    lines = texts(root, "caption")
+    assert " ".join(t.text for t in lines) == str(steps[0])
+    assert str(steps[0]).startswith("unique combination: ")
+    ys = [float(t.get("y")) for t in lines]
+    assert min(ys) > 10 * 40 and float(root.get("height")) > max(ys)    # k2: 10 rows of 40

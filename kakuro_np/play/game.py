@@ -12,7 +12,12 @@ background thread of ``worker`` with a time limit, and its answer is written
 under the lock again, unless the board changed meanwhile. An answer that takes
 longer than the game's ``answer_seconds`` (the server's: ``ANSWER_SECONDS``; none
 for a game used directly) says so (status "pending", or a message to ask again)
-while the work goes on. Undo keeps at most ``MOST_MOVES`` boards and
+while the work goes on. When the library gives up on a grid (``TOO_LARGE``: its
+tables would pass the row budget, memory runs out, the search nests too deep)
+the status says the grid is too large to analyse, and a question about it raises
+``GaveUp``; the game goes on. A fill gives up likewise, on a layout past
+``LARGEST`` a side or still at work after ``MOST_FILL_ASKS`` asks. The time
+played is at most ``MOST_SECONDS``. Undo keeps at most ``MOST_MOVES`` boards and
 ``MOST_HISTORY_BYTES`` of their arrays, and ``known`` at most ``MOST_KNOWN``
 puzzles and ``MOST_KNOWN_BYTES``, dropping the oldest first.
 
@@ -40,14 +45,16 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict, deque
 from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import PuzzleError, SolveTimeout
+from ..errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
 from ..puzzle import Puzzle
 from . import worker
 
@@ -66,10 +73,54 @@ MOST_KNOWN, MOST_KNOWN_BYTES = 256, 16 << 20
 SMALLEST, LARGEST = 3, 40
 #: The pipe file's comment line that keeps the time played.
 TIME_LINE = re.compile(r"^#\s*kakuro-np play: (\d+(?:\.\d*)?) s\s*$", re.MULTILINE)
+#: The most time played a game keeps (a saved time past it loads as this).
+MOST_SECONDS = 99 * 3600.0
+#: What the library raises when a grid is past what it can work out here.
+TOO_LARGE = (BudgetError, TooManySolutions, MemoryError, RecursionError)
+#: A layout's fill is given up when this many asks found it still at work.
+MOST_FILL_ASKS = 3
+#: The fills kept (a layout's sums, or why it gave up), for this many layouts.
+MOST_FILLS = 16
+#: Where a layout too large or too hard to fill here can be filled.
+FILL_ELSEWHERE = ("save it in the pipe format and fill it on the command line, with all "
+                  "the time it needs: kakuro-np generate --layout FILE --timeout SECONDS")
 
 
 class MoveError(ValueError):
     """A request the game refuses (a bad cell, digit, op or mode); the game is unchanged."""
+
+
+class GaveUp(MoveError):
+    """The library gave up on this grid (too large or too hard here); the game is unchanged."""
+    status = 422
+
+
+def why_too_large(error: BaseException) -> str:
+    """What a ``TOO_LARGE`` error (or any other) says, in a few words.
+
+    Examples
+    --------
+    >>> why_too_large(MemoryError()), why_too_large(BudgetError("rows"))
+    ('the memory ran out', 'rows')
+    """
+    if isinstance(error, MemoryError):
+        return "the memory ran out"
+    if isinstance(error, RecursionError):
+        return "its search nests too deep"
+    said = re.sub(r"\s*\(raise max_rows= to allow more\)", "", str(error))   # not the page's
+    return said or type(error).__name__
+
+
+def bounded_seconds(seconds) -> float:
+    """``seconds`` played, within 0 and ``MOST_SECONDS`` (NaN: 0).
+
+    Examples
+    --------
+    >>> bounded_seconds(float("inf")) == MOST_SECONDS, bounded_seconds(-3.0)
+    (True, 0.0)
+    """
+    seconds = float(seconds)
+    return min(max(seconds, 0.0), MOST_SECONDS) if seconds == seconds else 0.0
 
 
 class Board(NamedTuple):
@@ -171,7 +222,7 @@ class Game:
         The file name saves are offered under.
     marks : (H, W, 9) bool, optional
     elapsed : float
-        Seconds already played.
+        Seconds already played (kept within 0 and ``MOST_SECONDS``).
     answer_seconds : float, optional
         The longest a request waits for the library; None: until it answers.
     """
@@ -181,6 +232,7 @@ class Game:
         self.answer_seconds = answer_seconds
         self.lock = threading.RLock()
         self.version = 0                # counts the boards: a slow answer checks it is current
+        self.fills = OrderedDict()      # layout key -> [asks found at work, made or error]
         self._start(puzzle, name, marks, elapsed)
 
     # -- the state ----------------------------------------------------------
@@ -198,7 +250,7 @@ class Game:
         self._set_board(board)
         self.history, self.future = deque(), []
         self.history_bytes = 0
-        self.elapsed, self.since, self.paused = float(elapsed), None, False
+        self.elapsed, self.since, self.paused = bounded_seconds(elapsed), None, False
         self.wrong, self.hint_shown, self.message = [], None, ""
         self.known = OrderedDict()      # puzzle key -> (solutions or None, status, retry at)
         self.known_bytes = 0
@@ -230,7 +282,7 @@ class Game:
     def _solved(self) -> bool:
         try:
             return self.board.mode == "play" and solves(self.puzzle, self.board.digits)
-        except PuzzleError:
+        except (PuzzleError, *TOO_LARGE):
             return False
 
     def _clock(self):
@@ -240,12 +292,13 @@ class Game:
         if run and self.since is None:
             self.since = now
         elif not run and self.since is not None:
-            self.elapsed += now - self.since
+            self.elapsed = bounded_seconds(self.elapsed + now - self.since)
             self.since = None
 
     def seconds(self) -> float:
-        """Seconds played so far."""
-        return self.elapsed + (time.monotonic() - self.since if self.since is not None else 0.0)
+        """Seconds played so far (at most ``MOST_SECONDS``)."""
+        running = time.monotonic() - self.since if self.since is not None else 0.0
+        return bounded_seconds(self.elapsed + running)
 
     def state(self, until=None) -> dict:
         """The state the page draws (``CONTRACT.md``); the status is worked out first
@@ -260,6 +313,11 @@ class Game:
                            self._wait(until))
             except worker.TooLong:
                 pass
+        with self.lock:
+            return self._state()
+
+    def snapshot(self) -> dict:
+        """The state as it stands, asking the library nothing (an error's answer carries it)."""
         with self.lock:
             return self._state()
 
@@ -298,7 +356,12 @@ class Game:
             found = self.known.get(key)
             if found is not None and (found[2] is None or time.monotonic() <= found[2]):
                 return
-        solutions, status, complete = analyse(board, self.work_seconds)
+        try:
+            solutions, status, complete = analyse(board, self.work_seconds)
+        except Exception as e:          # a bug: said in the status (asked again in a while)
+            traceback.print_exc(file=sys.stderr)
+            said = f"cannot analyse this grid: {type(e).__name__}: {why_too_large(e)}"
+            solutions, status, complete = None, _status("unknown", None, said), False
         retry_at = None if complete else time.monotonic() + RETRY_SECONDS
         with self.lock:
             self._remember(key, (solutions, status, retry_at))
@@ -337,16 +400,27 @@ class Game:
                     f"ask again in a moment")
         except SolveTimeout:
             said = f"{what} took too long on this grid"
+        except TOO_LARGE as e:
+            raise GaveUp(f"{what}: this grid is too large to work out here "
+                         f"({why_too_large(e)})") from None
         with self.lock:
             self.wrong, self.hint_shown, self.message = [], None, said
         return None
 
-    def _played(self) -> tuple:
+    def _played(self, what: str) -> tuple:
         """``(board, version, puzzle with the player's digits)``, read under the lock (play
-        mode only): what a question to the library is asked of."""
+        mode only): what the question ``what`` to the library is asked of."""
         with self.lock:
             self._mode_is("play")
+            self._not_given_up(what)
             return self.board, self.version, self.puzzle.with_given(self.board.digits)
+
+    def _not_given_up(self, what: str):
+        """``GaveUp`` when the library gave up on the board's puzzle already (under the lock):
+        the question ``what`` would only take the time to give up again."""
+        found = self.known.get(self._key())
+        if found is not None and _gave_up(found):
+            raise GaveUp(f"{what}: {found[1]['text']}")
 
     def _current(self, version: int, what: str) -> bool:
         """Whether the board is still the one ``what`` was asked of (say so when not);
@@ -469,7 +543,7 @@ class Game:
         digits placed (undoable); a digit no solution allows is a mistake to fix first."""
         from ..solve import reduce
         until = self._until()
-        b, version, puzzle = self._played()
+        b, version, puzzle = self._played("the pencil marks")
         reduced = self._ask("the pencil marks", _board_key(b),
                             lambda: reduce(puzzle, timeout=self.work_seconds), until)
         with self.lock:
@@ -496,7 +570,7 @@ class Game:
         """Mark the digits no solution has; say how the digits stand."""
         from ..check import check
         until = self._until()
-        b, version, puzzle = self._played()
+        b, version, puzzle = self._played("the check")
         result = self._ask("the check", _board_key(b),
                            lambda: check(puzzle, limit=2, timeout=self.work_seconds), until)
         with self.lock:
@@ -516,6 +590,7 @@ class Game:
             if self._solved():
                 self._after("solved already", celebrate=False)
                 return self._state()
+            self._not_given_up("the hint")
             b, version = self.board, self.version
             found = self.known.get(self._key())
         solutions = found[0] if found else None
@@ -537,12 +612,13 @@ class Game:
         with self.lock:
             self._mode_is("play")
             b, version, key = self.board, self.version, self._key()
+            self._not_given_up("the solve")
             found = self.known.get(key)
             puzzle = self.puzzle
         solutions = found[0] if found else None
         if solutions is None:
-            solutions = self._ask("the solve", key,
-                                  lambda: kakuro(puzzle, limit=2, timeout=self.work_seconds), until)
+            solutions = self._ask("the solve", key, lambda: kakuro(
+                puzzle, limit=2, timeout=self.work_seconds), until)
         with self.lock:
             if solutions is not None and self._current(version, "the solve"):
                 if len(solutions) == 0:
@@ -595,7 +671,8 @@ class Game:
                 "filename": stem + (".json" if fmt == "json" else ".txt")}
 
     def load(self, body) -> dict:
-        """A new game from a puzzle's text (any format, or a puzz.link URL)."""
+        """A new game from a puzzle's text (any format, or a puzz.link URL); a time played
+        past ``MOST_SECONDS`` loads as that."""
         from ..formats import detect, parse
         from ..formats.pipe import pipe_marks
         text, name = body.get("text"), body.get("name") or "puzzle.txt"
@@ -607,9 +684,15 @@ class Game:
         except PuzzleError as e:
             raise MoveError(f"cannot load {name}: {e}") from None
         played = TIME_LINE.search(text)
+        seconds = float(played.group(1)) if played else 0.0
         with self.lock:
-            self._start(puzzle, name, marks, float(played.group(1)) if played else 0.0)
+            self._start(puzzle, name, marks, seconds)
             self.message = f"loaded {name}"
+            if seconds > MOST_SECONDS:
+                digits = played.group(1)
+                shown = digits if len(digits) <= 12 else digits[:9] + "..."
+                self.message += (f" (its time, {shown} s, counts as "
+                                 f"{MOST_SECONDS / 3600:g} hours, the most kept)")
         return self.state()
 
     # -- create mode ----------------------------------------------------------
@@ -665,30 +748,95 @@ class Game:
 
     def fill(self) -> dict:
         """Give the drawn layout sums that have exactly one solution (``generate(layout=)``):
-        the writer's pattern is kept, the sums typed so far are replaced (undoable)."""
-        import hashlib
+        the writer's pattern is kept, the sums typed so far are replaced (undoable).
 
-        from ..generate import generate
+        A layout past ``LARGEST`` a side, one the library gives up on, or one still at
+        work after ``MOST_FILL_ASKS`` asks raises ``GaveUp``, naming the command line."""
         until = self._until()
         with self.lock:
             self._mode_is("create")
             b, version = self.board, self.version
-        seed = int.from_bytes(hashlib.sha256(b.blank.tobytes()).digest()[:8], "little")
-
-        def work():                             # the same layout gets the same sums; a
-            try:                                # layout that breaks a rule is named here
-                return generate(layout=b.blank, seed=seed, timeout=self.work_seconds)
-            except PuzzleError as e:
-                return e
-        made = self._ask("the fill", ("fill", _board_key(b)), work, until)
+        H, W = b.blank.shape
+        if H > LARGEST or W > LARGEST:
+            raise GaveUp(f"layouts of up to {LARGEST}x{LARGEST} are filled here, this one is "
+                         f"{H}x{W}: {FILL_ELSEWHERE}")
+        layout = np.array(b.blank.shape).tobytes() + b.blank.tobytes()
+        made = self._filled(layout)
+        if made is None:
+            made = self._ask("the fill", ("fill", layout), self._fill_work(b, layout), until)
+            if made is None:
+                self._fill_at_work(layout)
         if isinstance(made, PuzzleError):
             raise MoveError(f"cannot fill this layout: {made}")
+        if isinstance(made, BaseException):
+            raise GaveUp(self._fill_gave_up(made))
         with self.lock:
             if made is not None and self._current(version, "the fill"):
                 self._commit(b._replace(down=made.down.astype(b.down.dtype),
                                         across=made.across.astype(b.across.dtype)),
                              "sums filled in: one solution")
         return self.state(until)
+
+    def _fill_work(self, board: Board, layout: bytes):
+        """The work that fills ``board``'s layout and keeps what came of it: the puzzle, or
+        what the library raised (a layout that breaks a rule: a ``PuzzleError``)."""
+        import hashlib
+
+        from ..generate import generate
+        seed = int.from_bytes(hashlib.sha256(board.blank.tobytes()).digest()[:8], "little")
+        seconds = self.work_seconds
+
+        def work():                     # the same layout gets the same sums
+            try:
+                made = generate(layout=board.blank, seed=seed, timeout=seconds)
+            except Exception as e:
+                made = e
+            with self.lock:
+                self._fill_keep(layout)[1] = made
+            return made
+        return work
+
+    def _fill_keep(self, layout: bytes) -> list:
+        """``[asks found at work, made or error]`` of a layout, the newest of
+        ``MOST_FILLS`` (under the lock)."""
+        kept = self.fills.pop(layout, None) or [0, None]
+        self.fills[layout] = kept
+        while len(self.fills) > MOST_FILLS:
+            self.fills.popitem(last=False)
+        return kept
+
+    def _filled(self, layout: bytes):
+        """What the fill of ``layout`` came to (the puzzle or an error); None while it is
+        to do or at work. ``GaveUp`` once ``MOST_FILL_ASKS`` asks found it at work."""
+        with self.lock:
+            asks, made = self.fills.get(layout, (0, None))
+        if made is None and asks >= MOST_FILL_ASKS:
+            raise GaveUp(self._fill_gave_up(None))
+        return made
+
+    def _fill_at_work(self, layout: bytes):
+        """Count an ask that found the fill of ``layout`` at work; the last says it gave up."""
+        with self.lock:
+            kept = self._fill_keep(layout)
+            kept[0] += 1
+            asks = kept[0]
+        if asks >= MOST_FILL_ASKS:
+            raise GaveUp(self._fill_gave_up(None))
+
+    def _fill_gave_up(self, error) -> str:
+        """Why the fill gave up: ``error`` (what the library raised; None: it stayed at work
+        past ``MOST_FILL_ASKS`` asks)."""
+        if error is None:
+            took = (f"{MOST_FILL_ASKS} asks of {self.answer_seconds:g} s"
+                    if self.answer_seconds is not None else f"{MOST_FILL_ASKS} asks")
+            why = f"it was still at work after {took}"
+        elif isinstance(error, SolveTimeout):
+            why = ("it took longer than its time limit" if self.work_seconds is None
+                   else f"it took longer than {self.work_seconds:g} s")
+        else:
+            why = why_too_large(error)
+        return (f"the fill gave up: this layout is too large or too hard to fill here "
+                f"({why}); {FILL_ELSEWHERE}")
 
     @_changes
     def mode(self, body):
@@ -734,6 +882,12 @@ def sums_to_type(board: Board) -> int:
                + (across & two_across & (board.across == 0)).sum())
 
 
+def _gave_up(found) -> bool:
+    """Whether what ``known`` holds of a puzzle says the library gave up on it for good."""
+    solutions, status, retry_at = found
+    return solutions is None and retry_at is None and status["solutions"] == "unknown"
+
+
 def _known_bytes(key, found) -> int:
     return len(key) + (found[0].nbytes if found[0] is not None else 0)
 
@@ -741,7 +895,8 @@ def _known_bytes(key, found) -> int:
 def analyse(board: Board, seconds=None) -> tuple:
     """``(solutions, status, complete)`` of the puzzle on ``board``: up to two solutions
     ((n, H, W), None when unknown), the status dict, and whether the time limit
-    (``seconds``, None: none) left it whole.
+    (``seconds``, None: none) left it whole. A grid the library gives up on
+    (``TOO_LARGE``) is "unknown", too large to analyse, for good.
 
     Examples
     --------
@@ -765,6 +920,8 @@ def analyse(board: Board, seconds=None) -> tuple:
         return None, _status("none", None, f"not a puzzle yet: {e}"), True
     except SolveTimeout:
         return None, _status("unknown", None, "unknown: the count took too long"), False
+    except TOO_LARGE as e:
+        return None, _too_large(e), True
     n = len(solutions)
     if n != 1:
         word = "none" if n == 0 else "multiple"
@@ -775,6 +932,9 @@ def analyse(board: Board, seconds=None) -> tuple:
                   max(0.0, deadline - time.monotonic()))
     except SolveTimeout:
         return solutions, _status("unique", None, "unique; the grade took too long"), False
+    except TOO_LARGE as e:
+        return solutions, _status("unique", None, f"unique; too large to grade here "
+                                                  f"({why_too_large(e)})"), True
     said = f"{g.label} ({g.score:.1f})"
     return solutions, _status("unique", said, f"unique, {said}"), True
 
@@ -812,6 +972,11 @@ def _marks_mistake(board: Board, solution, candidates):
 
 def _status(solutions, grade, text) -> dict:
     return {"solutions": solutions, "grade": grade, "text": text}
+
+
+def _too_large(error) -> dict:
+    """The status of a grid the library gave up on."""
+    return _status("unknown", None, f"too large to analyse here ({why_too_large(error)})")
 
 
 def _step_json(step) -> dict:
