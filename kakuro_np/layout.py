@@ -18,13 +18,14 @@ run length : per blank cell, the length of its across or down run.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import numpy as np
 from numba import types
 
-from .engine.core.jit import kernel
-from .errors import PuzzleError
+from .engine.core.jit import NO_DEADLINE, kernel
+from .errors import PuzzleError, SolveTimeout
 
 SYMMETRIES = ("rotational", "mirror", "none")
 #: The blank share of published grids' interiors: 0.73 at the median, 0.62-0.81 from the
@@ -253,7 +254,7 @@ def widest_square(cells) -> int:
 
 
 def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_run=2,
-                tries=50):
+                tries=50, *, deadline=NO_DEADLINE):
     """A well-formed layout of about ``density``, drawn with ``rng``, that looks published:
     black cells spread out, no all-black square wider than WIDEST_BLACK and no black
     region over LARGEST_BLACK of the interior.
@@ -266,7 +267,9 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
     no such cut shortens, the next cut blacks out the short runs it leaves too
     (``black_out_short_runs``). When no cut is left to make, the layout is
     kept if its runs are at most 9 long (denser than asked: small grids), else drawn
-    again.
+    again. Past ``deadline`` (monotonic ns, looked at before every cut) it stops with
+    SolveTimeout; the deadline never changes a cut, so the same ``rng`` gives the same
+    layout.
 
     Examples
     --------
@@ -280,7 +283,7 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
     orbit = orbits(H, W, symmetry)
     inside = (H - 1) * (W - 1)
     for _ in range(tries):
-        blank = carve(orbit, rng, density, min_run)
+        blank = carve(orbit, rng, density, min_run, deadline)
         if blank is not None:
             return blank
     why = ("a grid this small has few layouts with runs of 2 or more: try a density of 1, "
@@ -289,12 +292,14 @@ def make_layout(H, W, rng, density=DEFAULT_DENSITY, symmetry="rotational", min_r
                       f"found in {tries} tries; {why}")
 
 
-def carve(orbit, rng, density, min_run):
-    """One try of ``make_layout``: the layout, or None when the cuts ran out first."""
+def carve(orbit, rng, density, min_run, deadline=NO_DEADLINE):
+    """One try of ``make_layout``: the layout, or None when the cuts ran out first;
+    SolveTimeout once ``deadline`` (monotonic ns) has passed."""
     blank = orbit >= 0
     tried = np.zeros(orbit.max() + 1, bool)         # orbits refused since the last cut
     cascade = False                                 # cuts black out the short runs they leave
     while True:
+        on_time(deadline)
         across, down = run_lengths(blank)
         longest = np.maximum(across, down)
         if blank[1:, 1:].mean() <= density and longest.max() <= 9:
@@ -326,6 +331,15 @@ def carve(orbit, rng, density, min_run):
             blank, tried[:], cascade = trial, False, False
         else:
             tried[orbit[cell]] = True
+
+
+def on_time(deadline):
+    """SolveTimeout once ``deadline`` (monotonic ns; NO_DEADLINE: never) has passed.
+
+    >>> on_time(NO_DEADLINE)
+    """
+    if deadline != NO_DEADLINE and time.monotonic_ns() > deadline:
+        raise SolveTimeout("timed out while drawing a layout")
 
 
 def black_out_short_runs(blank, orbit, min_run):
@@ -438,38 +452,33 @@ def checked_layout(layout, min_run=2) -> np.ndarray:
 def read_layout(source, format=None) -> np.ndarray:
     """A writer's layout from a file (a path) or its text: any puzzle file (its pattern is
     kept, its sums and digits ignored), or a picture of lines of ``#`` (a black cell)
-    and ``.`` (a cell to fill), the clue row and column included.
+    and ``.`` (a cell to fill), the clue row and column included (``formats.picture``).
+    Either is refused, with a PuzzleError, as soon as it shows a grid larger than
+    ``Puzzle.MAX_SIDE``.
 
     Examples
     --------
     >>> read_layout("####\\n#..#\\n#...\\n").astype(int).tolist()
     [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 1, 1]]
     """
-    from .formats import MAX_TEXT, parse, read
-    if isinstance(source, str) and "\n" in source:
-        text = source
-    else:
+    from .formats import MAX_TEXT, decode, parse
+    from .formats.picture import read_picture
+    name, data = _named(source), source
+    if name is not None:
         try:
             with open(source, "rb") as f:
-                text = f.read(MAX_TEXT + 1).decode("utf-8", "replace")
+                data = f.read(MAX_TEXT + 1)
         except OSError as e:
-            raise PuzzleError(f"cannot read file: {e.strerror}", source=str(source)) from None
-    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
-    if format is None and lines and all(set(line) <= {"#", "."} for line in lines):
-        widths = {len(line) for line in lines}
-        if len(widths) > 1:
-            r = next(i for i, line in enumerate(lines) if len(line) != len(lines[0]))
-            raise PuzzleError(f"a picture's lines are all {len(lines[0])} wide; this one is "
-                              f"{len(lines[r])}", line=r + 1, source=_named(source))
-        return np.array([[c == "." for c in line] for line in lines], bool)
+            raise PuzzleError(f"cannot read file: {e.strerror}", source=name) from None
     try:
-        puzzle = parse(text, format) if source is text else read(source, format)
+        text = decode(data)                   # refuses over 16 MiB, as every reader does
+        blank = read_picture(text) if format is None else None
+        return parse(text, format).blank if blank is None else blank
     except PuzzleError as e:
         if "cannot tell the format" in e.message:
             raise PuzzleError("neither a puzzle file nor a picture of # (black) and . (to "
-                              "fill) lines", source=_named(source)) from None
-        raise
-    return puzzle.blank
+                              "fill) lines", source=name) from None
+        raise (e.with_source(name) if name is not None and e.source is None else e) from None
 
 
 def _named(source):

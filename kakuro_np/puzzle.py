@@ -12,12 +12,11 @@ A cell that is neither blank nor carries a sum is inactive.
 from __future__ import annotations
 
 import os
-import reprlib
 from typing import Sequence, Union
 
 import numpy as np
 
-from .errors import PuzzleError
+from .errors import PuzzleError, shown
 from .tokens import boxed
 
 #: Tokens ``Puzzle.from_rows`` accepts for an inactive cell and for a blank cell.
@@ -68,7 +67,8 @@ class Puzzle:
             bad = np.argwhere((arrays[name] < 0) | (arrays[name] > 45))
             if bad.size:
                 r, c = (int(i) for i in bad[0])
-                raise PuzzleError(f"{name} sum {int(arrays[name][r, c])} is outside 1-45", cell=(r, c))
+                raise PuzzleError(f"{name} sum {shown(arrays[name][r, c])} is outside 1-45",
+                                  cell=(r, c))
         down = arrays["down"].astype(np.int16)
         across = arrays["across"].astype(np.int16)
         given_arr = arrays["given"]
@@ -81,7 +81,7 @@ class Puzzle:
         bad = np.argwhere((given_arr < 0) | (given_arr > 9))
         if bad.size:
             r, c = (int(i) for i in bad[0])
-            raise PuzzleError(f"given digit {int(given_arr[r, c])} is not 1-9", cell=(r, c))
+            raise PuzzleError(f"given digit {shown(given_arr[r, c])} is not 1-9", cell=(r, c))
         for name, value in (("blank", blank), ("down", down), ("across", across),
                             ("given", given_arr.astype(np.int8))):
             value = np.array(value)  # own, contiguous copy
@@ -205,6 +205,56 @@ def check_size(height: int, width: int, **where) -> None:
         raise too_large(f"the grid is {height}x{width}", **where)
 
 
+#: The most blank cells a run may hold: its digits differ, and there are nine.
+MAX_RUN = 9
+
+
+def check_run_lengths(blank, place=None) -> None:
+    """Raise PuzzleError for a run of more than ``MAX_RUN`` blank cells (``blank``, (H, W)
+    bool), the first across run row by row, else the first down run column by column.
+
+    The error names the run's length and its clue cell, left of or above the run (the
+    run's first cell where it starts at the grid's edge); ``place(r, c)`` gives that
+    cell's place in a text (``line=``, ``col=``). The readers check every grid so;
+    a Puzzle may hold longer runs, which the solver refuses.
+
+    Examples
+    --------
+    >>> check_run_lengths(np.ones((3, 9), bool))
+    >>> check_run_lengths(np.ones((2, 12), bool) & (np.arange(12) > 0))
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: cell (0, 0): the across run right of this cell is 11 cells long, longer than 9, so it cannot hold distinct digits
+    """
+    blank = np.asarray(blank, bool)
+    for way, grid in (("across", blank), ("down", blank.T)):
+        first, length = _first_long_run(grid)
+        if first is None:
+            continue
+        r, c = first if way == "across" else first[::-1]
+        if first[1] == 0:
+            cell, said = (r, c), f"the {way} run that starts here"
+        else:
+            cell = (r, c - 1) if way == "across" else (r - 1, c)
+            said = f"the {way} run {'right of' if way == 'across' else 'below'} this cell"
+        raise PuzzleError(f"{said} is {length} cells long, longer than {MAX_RUN}, so it "
+                          "cannot hold distinct digits", cell=cell,
+                          **(place(*cell) if place else {}))
+
+
+def _first_long_run(grid) -> tuple:
+    """``((i, j), n)``: the first run of ``grid``'s rows (row-major) longer than ``MAX_RUN``,
+    its first cell and length, or ``(None, 0)``."""
+    edges = np.diff(np.pad(grid, ((0, 0), (1, 1))).view(np.int8), axis=1)
+    starts = np.argwhere(edges == 1)                   # row-major, as the ends are
+    lengths = np.flatnonzero((edges == -1).ravel()) % edges.shape[1] - starts[:, 1]
+    over = np.flatnonzero(lengths > MAX_RUN)
+    if not over.size:
+        return None, 0
+    k = int(over[0])
+    return (int(starts[k, 0]), int(starts[k, 1])), int(lengths[k])
+
+
 def too_large(what: str, **where) -> PuzzleError:
     """The error for ``what`` (a grid or a row) that passes ``Puzzle.MAX_SIDE``, for a reader
     to raise when it stops before it knows the grid's size.
@@ -220,8 +270,8 @@ def too_large(what: str, **where) -> PuzzleError:
 
 
 def _classify(cell, where):
-    """``("inactive"|"blank"|"clue", value)`` for one ``from_rows`` cell (shown cut short
-    in errors, as ``reprlib`` does, however large it is)."""
+    """``("inactive"|"blank"|"clue", value)`` for one ``from_rows`` cell (shown in errors by
+    ``shown``, cut short however large it is)."""
     if isinstance(cell, (str, type(None))):
         text = cell.strip() if isinstance(cell, str) else cell
         if text in INACTIVE_TOKENS:
@@ -230,25 +280,25 @@ def _classify(cell, where):
             return "blank", 0
         if isinstance(text, str) and len(text) == 1 and text in "123456789":
             return "blank", int(text)
-        raise PuzzleError(f"unknown cell {reprlib.repr(cell)}: use 'x', '_', a digit or "
+        raise PuzzleError(f"unknown cell '{shown(cell)}': use 'x', '_', a digit or "
                           "(down, across)", cell=where)
     if isinstance(cell, (bool, np.bool_)):
-        raise PuzzleError(f"unknown cell {reprlib.repr(cell)}", cell=where)
+        raise PuzzleError(f"unknown cell {shown(cell)}", cell=where)
     if isinstance(cell, (int, np.integer)):
         if 0 <= cell <= 9:
             return "blank", int(cell)
-        raise PuzzleError(f"a digit must be 1-9, got {cell}", cell=where)
+        raise PuzzleError(f"a digit must be 1-9, got {shown(cell)}", cell=where)
     if isinstance(cell, (tuple, list, np.ndarray)) and len(cell) == 2:
         sums = []
         for value in cell:
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-                raise PuzzleError(f"clue sums must be whole numbers, got {reprlib.repr(cell)}",
+                raise PuzzleError(f"clue sums must be whole numbers, got {shown(cell)}",
                                   cell=where)
             sums.append(int(value))
         if any(s < 0 or s > 45 for s in sums):
-            raise PuzzleError(f"clue sums must be 0-45, got {tuple(sums)}", cell=where)
+            raise PuzzleError(f"clue sums must be 0-45, got {shown(tuple(sums))}", cell=where)
         return ("clue", tuple(sums)) if any(sums) else ("inactive", None)
-    raise PuzzleError(f"unknown cell {reprlib.repr(cell)}: use 'x', '_', a digit or (down, across)",
+    raise PuzzleError(f"unknown cell {shown(cell)}: use 'x', '_', a digit or (down, across)",
                       cell=where)
 
 

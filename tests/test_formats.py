@@ -87,7 +87,8 @@ def test_kuroro_writer_gives_back_the_document_tokens():
 
 @st.composite
 def puzzles(draw, max_side=12):
-    """Any grid of blank, clue and inactive cells, clue sums 1-45, givens in some blanks."""
+    """Any grid of blank, clue and inactive cells (runs of 9 at most), clue sums 1-45,
+    givens in some blanks."""
     h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
     n = h * w
     kind = np.array(draw(st.lists(st.sampled_from("bci"), min_size=n, max_size=n))).reshape(h, w)
@@ -95,6 +96,7 @@ def puzzles(draw, max_side=12):
     other = np.array(draw(st.lists(st.integers(0, 45), min_size=n, max_size=n))).reshape(h, w)
     flip = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n))).reshape(h, w)
     digits = np.array(draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))).reshape(h, w)
+    kind[:, 9::10] = kind[9::10] = "i"      # runs of 9 at most: a reader refuses longer ones
     blank, clue = kind == "b", kind == "c"
     down = np.where(clue, np.where(flip, one, other), 0)
     across = np.where(clue, np.where(flip, other, one), 0)
@@ -184,6 +186,14 @@ def test_pipe_with_digits_and_choices_parses():
     assert p.with_given(np.zeros((3, 3), int)) == SMALL.with_given(np.zeros((3, 3), int))
 
 
+def test_pipe_choices_hold_nine_digits_at_most_and_are_read_back():
+    from kakuro_np.formats.pipe import pipe_marks
+    text = "\\|4\\|3\\\n\\3|( 1 , 2 ,3,4,5,6,7,8,9 )|2\n\\4|(9,9)|\n"
+    assert kn.parse(text) == SMALL
+    marks = pipe_marks(text)
+    assert marks[1, 1].all() and marks[2, 1].tolist() == [False] * 8 + [True]
+
+
 def test_pipe_accepts_borders_and_thesis_spacing():
     plain = "\\|4\\|3\\\n\\3||2\n\\4||\n"
     bordered = "|\\|4\\|3\\|\n|\\3||2|\n|\\4|||\n"
@@ -268,6 +278,8 @@ MALFORMED = [
     ("\\|3\\\n\\3|5(1,0)\n", None, "2:8: choice '0' is not a digit 1-9"),
     ("\\|3\\\n\\3|5(1,2\n", None, "2:5: choices need a closing ')'"),
     ("\\|3\\\n\\3|(1,2)7\n", None, "2:9: unexpected '7' after the choices"),
+    ("\\|3\\\n\\3|5(1,2,3,4,5,6,7,8,9,1)\n", None, "2:5: 10 choices in one cell, more than the 9"),
+    ("\\|3\\\n\\3|(" + "1," * 10 ** 6 + "1)\n", None, "2:4: 1,000,001 choices in one cell"),
     ("\\|3\\\n\\3|12\n", None, "2:4: unknown cell '12'"),
     ("\\|3\\\n\\3||\n", None, "2:5: row 2 has 3 cells, expected 2"),
     ("\\|3\\\n\\3|\\50\n", None, "2:5: clue 50 is more than 45"),
@@ -288,9 +300,11 @@ MALFORMED = [
     ('{"rows": [["_"], 3]}', None, "1:18: row 2 is not a list of cells"),
     ('{"rows": [[' + "9" * 5000 + "]]}", None, "1:1: bad JSON"),
     ("[" * 100_000, "json", "1:1: bad JSON"),
-    ("x ; 3 0\n0 " + "9" * 5000 + " ; _", None, "2:3: clue 999999999999... is more than 45"),
+    ("x ; 3 0\n0 " + "9" * 5000 + " ; _", None, "2:3: clue 999999999999... (5,000 digits) is more "
+                                              "than 45"),
     ("x ; 3 0\n0 3 ; \x85", None, "2:7: control character U+0085"),
-    ("2 " + "9" * 5000 + "\n- 3,\n,3 0\n", None, "1:3: the header says 999999999999... columns"),
+    ("2 " + "9" * 5000 + "\n- 3,\n,3 0\n", None,
+     "1:3: the header says 999999999999... (5,000 digits) columns"),
 ]
 
 

@@ -64,10 +64,11 @@ def test_every_spelling_is_detected_and_read(url):
 
 
 def test_a_url_is_not_taken_for_a_file_name():
-    url = "https://puzz.link/p?kakuro/35/2/" + "." * 36 + "txt"   # ends like a file name
-    assert url.endswith(".txt")
+    url = "https://puzz.link/p?kakuro/9/6/" + "." * 20 + "txt" + "abc"   # ends like a file name
+    assert url.endswith(".txtabc")                   # 34 blank cells, then three border sums
     p = kn.read(url)
-    assert p.shape == (3, 36) and p.blank.sum() == 34 and p.blank[2, 2:].all()
+    assert p.shape == (7, 10) and p.blank.sum() == 34 and p.blank[4:, 1:].all()
+    assert p.across[4:, 0].tolist() == [10, 11, 12]
 
 
 @pytest.mark.parametrize("name", SAMPLES)
@@ -92,12 +93,24 @@ def test_random_puzzles_round_trip(pf):
 
 
 def test_long_blank_runs_are_cut_at_sixteen():
-    blank = np.zeros((3, 21), bool)
-    blank[1:, 1:] = True                                      # 40 blank cells: z z r
-    p = kn.Puzzle(blank, np.zeros((3, 21), int), np.zeros((3, 21), int))
+    blank = np.zeros((6, 9), bool)
+    blank[1:, 1:] = True                 # 40 blank cells across row ends: z z r (runs of 8, 5)
+    p = kn.Puzzle(blank, np.zeros((6, 9), int), np.zeros((6, 9), int))
     url = write_puzzlink(p)
-    assert url == "https://puzz.link/p?kakuro/20/2/zzr" + "-" * 22 + "\n"
+    assert url == "https://puzz.link/p?kakuro/8/5/zzr" + "-" * 13 + "\n"
     assert parse_puzzlink(url) == p
+
+
+def test_a_run_over_9_is_refused_at_its_place_in_the_url():
+    # a URL's blank runs pass row ends, but the grid's runs hold 9 cells at most; the place
+    # is where the URL writes the clue cell: in the body, or as a border sum (the down 9)
+    with pytest.raises(kn.PuzzleError) as info:
+        parse_puzzlink("kakuro/10/1/t" + "1" * 10 + "9")
+    assert str(info.value) == ("1:24: cell (1, 0): the across run right of this cell is 10 cells "
+                               "long, longer than 9, so it cannot hold distinct digits")
+    with pytest.raises(kn.PuzzleError, match=r"^1:25: cell \(0, 1\): the down run below this "
+                                             r"cell is 12 cells long"):
+        parse_puzzlink("kakuro/1/12/" + "k" * 12 + "9" + "-" * 12)
 
 
 # -- what a URL cannot hold -------------------------------------------------------------
@@ -171,7 +184,8 @@ MALFORMED = [
     ("kakuro/1/1/zz", "1:12: 'z' is 16 blank cells, but only 1 of the 1 cells are left"),
     ("kakuro/2/2/o4334", "1:12: 'o' is 5 blank cells, but only 4"),
     ("kakuro/1000000000/1000000000/k", "1:8: the width is 1000000000: with its clue row and column"),
-    ("kakuro/5/" + "9" * 5000 + "/k", "1:10: the height is 999999999999...: with its clue row"),
+    ("kakuro/5/" + "9" * 5000 + "/k", "1:10: the height is 999999999999... (5,000 digits): "
+                                     "with its clue row"),
     ("kakuro/199/200/k", "1:12: the height is 200: with its clue row and column the grid is larger"),
     ("kakuro/1/1/k--\nkakuro/1/1/k--", "2:1: a puzz.link puzzle is one URL on one line"),
     ("  kakuro/1/1/k?", "1:15: '?' is not a sum"),

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from conftest import examples
+from conftest import PUZZLES, examples
 from strategies import FOUR_BLOCKS, OPEN_BLOCK
 
 B = np.zeros((2, 2), bool)
@@ -75,8 +75,16 @@ BAD_INPUTS = [
     ("x ; 3 0 ; 4 0\nx ; _ ; _\n", "cell (1, 1): a run of 2 blank cells has no across clue to its left"),
     ("x ; x\n0 3 ; _\n0 4 ; _\n", "cell (1, 1): a run of 2 blank cells has no down clue above it"),
     (" ; ".join(["0 45"] + ["_"] * 10) + "\n",
-     "cell (0, 1): an across run of 10 cells is longer than 9, so it cannot hold distinct digits"),
+     "1:1: cell (0, 0): the across run right of this cell is 10 cells long, longer than 9, so "
+     "it cannot hold distinct digits"),
     ("\n".join(["45 0 ;"] + ["_ ;"] * 10) + "\n",
+     "1:1: cell (0, 0): the down run below this cell is 10 cells long, longer than 9, so it "
+     "cannot hold distinct digits"),
+    (" ; ".join(["_"] * 11) + "\n", "1:1: cell (0, 0): the across run that starts here is 11 "
+                                    "cells long, longer than 9, so it cannot hold distinct digits"),
+    (lambda: kn.Puzzle.from_rows([[(0, 45)] + ["_"] * 10]),
+     "cell (0, 1): an across run of 10 cells is longer than 9, so it cannot hold distinct digits"),
+    (lambda: kn.Puzzle.from_rows([[(45, 0)]] + [["_"]] * 10),
      "cell (1, 0): a down run of 10 cells is longer than 9, so it cannot hold distinct digits"),
     # size
     ("\n".join(" ; ".join(["x"] * 10) for _ in range(201)),
@@ -137,6 +145,137 @@ def test_the_size_limit_is_configurable(monkeypatch):
         kn.Puzzle.from_rows(rows)
     monkeypatch.setattr(kn.Puzzle, "MAX_SIDE", 300)
     assert kn.Puzzle.from_rows(rows).shape == (1, 250)
+
+
+# -- runs longer than 9: every reader refuses them ------------------------------
+
+def long_run_grid(n: int, way: str) -> kn.Puzzle:
+    """A 2 x (n + 1) grid (or its transpose, ``way`` "down"): one run of ``n`` blank cells,
+    clued, its crossing cells clued from the border as a puzz.link URL holds them."""
+    blank = np.zeros((2, n + 1), bool)
+    blank[1, 1:] = True
+    down, across = np.zeros((2, n + 1), int), np.zeros((2, n + 1), int)
+    down[0, 1:], across[1, 0] = 1, 45
+    if way == "down":
+        blank, down, across = blank.T, across.T, down.T
+    return kn.Puzzle(blank, down, across)
+
+
+@pytest.mark.parametrize("fmt", kn.formats.FORMATS)
+@pytest.mark.parametrize("n", [10, 199])
+@pytest.mark.parametrize("way", ["across", "down"])
+def test_every_reader_refuses_a_run_over_9_naming_its_clue_and_length(fmt, n, way):
+    # read and parse took runs of 10 or 199 cells; only the solver, or check_runs, refused them
+    text = kn.format(long_run_grid(n, way), fmt)
+    said = "right of" if way == "across" else "below"
+    for call in (lambda: kn.parse(text), lambda: kn.read(text, format=fmt)):
+        with pytest.raises(kn.PuzzleError) as info:
+            call()
+        error = info.value
+        assert error.cell == ((1, 0) if way == "across" else (0, 1))
+        assert f"cell {error.cell}: the {way} run {said} this cell is {n} cells long, " \
+               f"longer than 9" in str(error)
+        assert error.line is not None and error.col is not None
+
+
+def test_a_run_of_9_reads_and_a_puzzle_of_arrays_may_hold_longer():
+    for way in ("across", "down"):
+        p = long_run_grid(9, way)
+        assert all(kn.parse(kn.format(p, fmt)) == p for fmt in kn.formats.FORMATS)
+        long = long_run_grid(10, way)                  # the engine's arrays stay permissive
+        assert kn.Puzzle.from_rows(long.to_rows()) == long
+        with pytest.raises(kn.PuzzleError, match="run of 10 cells is longer than 9"):
+            kn.entries(long)
+
+
+def test_the_samples_and_test_data_still_read():
+    files = [*PUZZLES.rglob("*.txt"), *PUZZLES.glob("*.pipe"), *(PUZZLES.parent / "tests" / "data").glob("*")]
+    files = [f for f in files if not f.name.endswith("-solution.txt")]     # boxed pictures
+    assert len(files) >= 15
+    for path in files:
+        assert kn.read(path).shape[0] >= 2, path
+
+
+def test_a_layout_picture_with_a_long_run_is_left_to_the_layout_check():
+    from kakuro_np.layout import read_layout
+    picture = "#" * 12 + "\n" + ("#" + "." * 11 + "\n") * 2
+    assert read_layout(picture).sum() == 22              # a picture is no puzzle: generate
+    with pytest.raises(kn.PuzzleError, match="a run of 11 cells across"):   # says so
+        kn.generate(layout=read_layout(picture))
+
+
+# -- error messages show the input safely: one line, nothing hidden, cut short --
+
+HIDDEN = "\u202e\u200b\u200c\u200d\u200e\u200f\u202a\u2066\u2069\ufeff\x85"
+
+
+def hidden_inputs() -> list:
+    """Inputs whose error quotes a token holding hidden characters, in every reader."""
+    h = "q" + HIDDEN.replace("\x85", "") + "q"           # decode refuses U+0085 itself
+    return [
+        f"x ; 3 0\n0 3 ; {h}\n", f"\\ 3\\\n\\3 {h}\n", f"\\|3\\\n\\3| (1,{h})\n",
+        f"2 2\n- 3,\n,3 {h}\n", f'{{"rows": [["x", [3, 0]], [[0, 3], "{h}"]]}}',
+        f"kakuro/1/1/{h[1:]}", f"https://puzz.link/p?{h}/1/1/k", f"{h} \n", "x ; 3 0\n0 3;\u202e\n",
+    ]
+
+
+@pytest.mark.parametrize("text", hidden_inputs(), ids=range(len(hidden_inputs())))
+def test_hidden_characters_in_the_input_are_escaped_in_the_message(text):
+    # a right-to-left override or a zero-width space was repeated raw into the message
+    with pytest.raises(kn.PuzzleError) as info:
+        kn.parse(text)
+    message = str(info.value)
+    assert message.isprintable() and "\\u202e" in message, message
+    assert not set(HIDDEN) & set(message)
+
+
+def test_a_file_name_and_a_format_name_are_escaped_too(tmp_path):
+    path = tmp_path / "evil\u202etxt.kakuro"
+    with pytest.raises(kn.PuzzleError) as info:
+        kn.read(path)
+    assert "evil\\u202etxt.kakuro: cannot read file" in str(info.value)
+    path.write_text("x ; 3 0\n0 3 ; q\u2066\n")
+    with pytest.raises(kn.PuzzleError, match=r"evil\\u202etxt.kakuro:2:7: unknown cell 'q\\u2066'"):
+        kn.read(path)
+    with pytest.raises(kn.PuzzleError, match=r"unknown format 'csv\\u202e'"):
+        kn.parse("x ; 3 0\n0 3 ; _\n", format="csv\u202e")
+    with pytest.raises(kn.PuzzleError) as info:
+        kn.parse("x ; 3 0\n0 3 ; _\n", format="c" * 5000)
+    assert len(str(info.value)) < 200
+    from kakuro_np.layout import read_layout
+    with pytest.raises(kn.PuzzleError, match="cannot read file") as info:
+        read_layout("q" * (1 << 20))                # one line: a path, too long for one
+    assert len(str(info.value)) < 4200
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: kn.Puzzle.from_rows([["x", (10 ** 4500, 0)]]),
+     "clue sums must be 0-45, got (100000000000... (4,501 digits), 0)"),
+    (lambda: kn.Puzzle.from_rows([["x", (10 ** 4000 + 7, 0)]]),
+     "clue sums must be 0-45, got (100000000000... (4,001 digits), 0)"),
+    (lambda: kn.Puzzle.from_rows([["x", -3 * 10 ** 4999]]),
+     "a digit must be 1-9, got -300000000000... (5,000 digits)"),
+    (lambda: kn.Puzzle.from_rows([["x", (10 ** 4999, 2.5)]]),
+     "clue sums must be whole numbers, got (100000000000... (5,000 digits), 2.5)"),
+    (lambda: kn.Puzzle.from_rows([["x", ("a" * 5000, 1)]]), "clue sums must be whole numbers"),
+    (lambda: kn.Puzzle.from_rows([["x", 10 ** 100_000]]), "got a number of about 100,000 digits"),
+    (lambda: kn.parse("x ; 3 0\n0 " + "9" * 4500 + " ; _"),
+     "2:3: clue 999999999999... (4,500 digits) is more than 45"),
+    (lambda: kn.parse("x ; 3 0\n0 3 ; " + "7" * 5000),
+     "2:7: unknown cell '777777777777... (5,000 digits)'"),
+    (lambda: kn.parse("2 " + "9" * 5000 + "\n- 3,\n,3 0\n"),
+     "1:3: the header says 999999999999... (5,000 digits) columns"),
+    (lambda: kn.parse("kakuro/" + "9" * 4200 + "/1/k"),
+     "1:8: the width is 999999999999... (4,200 digits): with its clue row"),
+    (lambda: kn.parse("x ; 3 0\n0 3 ; " + "\u202e" * 5000), "unknown cell '" + "\\u202e" * 20 + "...'"),
+])
+def test_long_numbers_and_tokens_are_cut_in_the_message(make, words):
+    # numbers of 4,000-5,000 digits were printed in full (and past 4,300 digits, Python
+    # refused to write them: a ValueError of its own instead of the message)
+    with pytest.raises(kn.PuzzleError) as info:
+        make()
+    message = str(info.value)
+    assert words in message and len(message) < 300 and message.isprintable(), message
 
 
 # -- impossible but well-formed puzzles are answers, not errors ---------------
@@ -291,7 +430,7 @@ def test_random_grids_give_answers_or_puzzle_errors(p):
 
 # -- parser fuzzing: arbitrary text and mutated samples --------------------------
 
-from conftest import PUZZLES, SAMPLES  # noqa: E402
+from conftest import SAMPLES  # noqa: E402
 
 SAMPLE_TEXTS = [(PUZZLES / name).read_text() for name in SAMPLES]
 PUZZLE_ALPHABET = "x_\\|;,-0123456789 \t\n#()[]{}\"rows:"

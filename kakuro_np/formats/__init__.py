@@ -64,12 +64,19 @@ Decisions on the corners the sources leave open
   ends with ``|`` those outer bars are read as borders, since a real puzzle's
   first column never holds a blank. The writer adds borders only when its rows
   would otherwise look bordered, or the grid has one column.
-- pipe choices are checked (digits 1-9) and then dropped: a Puzzle has no
-  place for pencil marks.
+- pipe choices are checked (digits 1-9, at most 9 of them, counted before
+  they are split) and then dropped: a Puzzle has no place for pencil marks.
 - comma: one row a line; a grid with more or fewer rows than the header says
   is an error.
 - jboxed: a row may end with ``;``. The writer ends rows so when the grid has
   one column, which would otherwise show no ``;`` to detect.
+- Runs: every reader refuses a run of more than 9 blank cells, naming its
+  clue cell (row, column), its place in the text and its length; a Puzzle
+  built from arrays or rows may hold one, which the solver refuses
+  (``check_runs`` also names a run without its clue).
+- Errors quote the input through ``errors.shown``: on one line, characters
+  that are not printable (controls, bidirectional and zero-width ones)
+  escaped as ``\\uXXXX``, long tokens and numbers cut short.
 - Size: a text holds at most ``MAX_TEXT`` bytes (16 MiB). Every reader takes time
   and memory in proportion to it, and refuses a grid larger than
   ``Puzzle.MAX_SIDE`` as soon as the text shows one, before it reads a cell: at
@@ -91,7 +98,7 @@ import re
 
 import numpy as np
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, shown
 from ..puzzle import Puzzle, PuzzleLike
 from .backslash import parse_backslash, write_backslash
 from .comma import parse_comma, write_comma
@@ -268,8 +275,9 @@ def _detect(text: str) -> str:
         return "backslash" if len(header) == 3 or _looks_backslash(later) else "comma"
     if _looks_backslash(line):
         return "backslash"
-    raise PuzzleError(f"cannot tell the format of '{first[:30]}' (tried {', '.join(FORMATS)}); "
-                      "name one with format=", line=n, col=len(line) - len(line.lstrip()) + 1)
+    raise PuzzleError(f"cannot tell the format of '{shown(first, 30)}' "
+                      f"(tried {', '.join(FORMATS)}); name one with format=",
+                      line=n, col=len(line) - len(line.lstrip()) + 1)
 
 
 def _looks_backslash(line: str) -> bool:
@@ -321,7 +329,7 @@ def format(puzzle: PuzzleLike, fmt: str = "jboxed", solution: np.ndarray | None 
     if solution is not None:
         puzzle = _solved(puzzle, solution)
     if fmt not in _WRITERS:
-        raise PuzzleError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
+        raise _unknown_format(fmt)
     return _WRITERS[fmt](puzzle)
 
 
@@ -335,5 +343,11 @@ def _solved(puzzle: Puzzle, solution) -> Puzzle:
 
 def _reader(name):
     if name not in _READERS:
-        raise PuzzleError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
+        raise _unknown_format(name)
     return _READERS[name]
+
+
+def _unknown_format(name) -> PuzzleError:
+    """The error for a format ``name`` that is none of ``FORMATS``."""
+    said = f"'{shown(name)}'" if isinstance(name, str) else shown(name)
+    return PuzzleError(f"unknown format {said}; known: {', '.join(FORMATS)}")

@@ -47,9 +47,9 @@ import re
 
 import numpy as np
 
-from ..errors import PuzzleError
-from ..puzzle import Puzzle
-from .text import _Lines, _is_digits, _no_puzzle, _number, _shown, _shown_text, decode
+from ..errors import PuzzleError, shown
+from ..puzzle import Puzzle, check_run_lengths
+from .text import _Lines, _is_digits, _no_puzzle, _number, _shown, decode
 
 #: The sum each value character stands for.
 _VALUES = {**{str(d): d for d in range(10)}, **{chr(ord("a") + i): 10 + i for i in range(10)},
@@ -112,7 +112,7 @@ class _Url:
 
     def error(self, message: str, at: int) -> PuzzleError:
         """An error at ``url[at]`` (or just past the end)."""
-        return PuzzleError(message, line=self.line, col=self.start + at + 1)
+        return PuzzleError(message, **self.place(at))
 
     def puzzle(self) -> Puzzle:
         url = self.url
@@ -126,7 +126,7 @@ class _Url:
             if q < 0 and ("." in pid or ":" in pid):
                 raise self.error(f"no '?' in the address; a puzz.link URL reads "
                                  f"https://puzz.link/p?{_SHAPE}", 0)
-            raise self.error(f"this URL is for '{_shown_text(pid)}', not kakuro (expected {_SHAPE})", at)
+            raise self.error(f"this URL is for '{shown(pid)}', not kakuro (expected {_SHAPE})", at)
         names = ("the puzzle type", "the width", "the height")
         if len(parts) < 4:
             raise self.error(f"the URL ends after {names[len(parts) - 1]}; expected {_SHAPE}",
@@ -148,7 +148,7 @@ class _Url:
         if not text:
             raise self.error(f"the {what} is missing; expected {_SHAPE}", at)
         if not _is_digits(text):
-            raise self.error(f"the {what} '{_shown_text(text)}' is not a whole number; "
+            raise self.error(f"the {what} '{shown(text)}' is not a whole number; "
                              f"expected {_SHAPE}", at)
         value = _number(text)
         if value == 0:
@@ -160,6 +160,7 @@ class _Url:
         blank = np.zeros(cells, bool)
         down = np.zeros(cells, np.int16)
         across = np.zeros(cells, np.int16)
+        coded = np.zeros(cells, np.int64)          # where in the body each cell is written
         c = i = 0
         while c < cells:
             if i >= len(body):
@@ -169,11 +170,13 @@ class _Url:
             if "k" <= ch <= "z":
                 run = ord(ch) - ord("j")
                 if c + run > cells:
-                    raise self.error(f"'{ch}' is {run} blank cells, but only {cells - c} of the "
-                                     f"{cells} cells are left", at + i)
+                    raise self.error(f"'{shown(ch)}' is {run} blank cells, but only {cells - c} "
+                                     f"of the {cells} cells are left", at + i)
                 blank[c:c + run] = True
+                coded[c:c + run] = i
                 c, i = c + run, i + 1
             elif ch == ".":
+                coded[c] = i
                 c, i = c + 1, i + 1
             elif ch in _VALUES:
                 if i + 1 >= len(body):
@@ -181,9 +184,10 @@ class _Url:
                                      "(down sum, across sum)", at + i + 1)
                 down[c] = _VALUES[ch]
                 across[c] = self.value(body, i + 1, at)
+                coded[c] = i
                 c, i = c + 1, i + 2
             else:
-                raise self.error(f"unknown character '{ch}': {_CELLS_HINT}", at + i)
+                raise self.error(f"unknown character '{shown(ch)}': {_CELLS_HINT}", at + i)
         grid_blank = np.zeros((height + 1, width + 1), bool)
         grid_down = np.zeros((height + 1, width + 1), np.int16)
         grid_across = np.zeros((height + 1, width + 1), np.int16)
@@ -192,22 +196,31 @@ class _Url:
         grid_across[1:, 1:] = across.reshape(height, width)
         border = [(grid_down, (0, x)) for x in range(1, width + 1) if grid_blank[1, x]]
         border += [(grid_across, (y, 0)) for y in range(1, height + 1) if grid_blank[y, 1]]
+        border_at = {}                                      # where each border sum is written
         for k, (grid, cell) in enumerate(border):
             if i >= len(body):
                 what = "down" if grid is grid_down else "across"
                 raise self.error(f"the URL ends before the {what} sum of cell {cell} "
                                  f"(border sum {k + 1} of {len(border)})", at + i)
             grid[cell] = self.value(body, i, at)
+            border_at[cell] = i
             i += 1
         if i < len(body):
-            raise self.error(f"unexpected '{body[i]}' after the last border sum: the URL holds "
-                             f"{cells} cells and {len(border)} border sums", at + i)
-        return Puzzle(grid_blank, grid_down, grid_across)
+            raise self.error(f"unexpected '{shown(body[i])}' after the last border sum: the URL "
+                             f"holds {cells} cells and {len(border)} border sums", at + i)
+        puzzle = Puzzle(grid_blank, grid_down, grid_across)
+        check_run_lengths(grid_blank, lambda r, c: self.place(
+            at + int(coded[(r - 1) * width + c - 1] if r and c else border_at[r, c])))
+        return puzzle
+
+    def place(self, at: int) -> dict:
+        """``line=`` and ``col=`` of ``url[at]``, for an error raised elsewhere."""
+        return dict(line=self.line, col=self.start + at + 1)
 
     def value(self, body: str, i: int, at: int) -> int:
         ch = body[i]
         if ch not in _VALUES:
-            raise self.error(f"'{ch}' is not a sum: {_SUM_HINT}", at + i)
+            raise self.error(f"'{shown(ch)}' is not a sum: {_SUM_HINT}", at + i)
         return _VALUES[ch]
 
 

@@ -24,13 +24,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import PuzzleError
-from ..puzzle import Puzzle, check_size
+from ..errors import PuzzleError, shown
+from ..puzzle import Puzzle, check_run_lengths, check_size
 
 #: The most text (bytes or characters) a puzzle may take.
 MAX_TEXT = 16 << 20
 #: The most characters ``_Lines`` scans at once; a longer line is scanned alone.
 CHUNK = 1 << 20
+#: The most choices (pencil marks) a pipe cell may hold: one for each digit.
+MAX_CHOICES = 9
 
 _SOLID = re.compile(r"\S")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -340,11 +342,6 @@ def _is_underscores(token: str) -> bool:
     return bool(token) and token.count("_") == len(token)
 
 
-def _shown_text(text: str) -> str:
-    """A token as an error shows it, cut short if long."""
-    return text if len(text) <= 20 else text[:20] + "..."
-
-
 class _Row(NamedTuple):
     """One grid row as read: its cells, each cell's place, and where the row ends."""
     cells: list
@@ -396,7 +393,8 @@ _PLACES = contextvars.ContextVar("kakuro_np_cell_places", default=None)
 
 
 def _build(rows: list) -> Puzzle:
-    """The Puzzle from read rows (of one width), an error in a cell named by its place."""
+    """The Puzzle from read rows (of one width), an error in a cell named by its place; a
+    run longer than 9 is refused (``check_run_lengths``)."""
     if not rows:
         raise _no_puzzle()
     try:
@@ -407,6 +405,7 @@ def _build(rows: list) -> Puzzle:
         r, c = e.cell
         line, col = rows[r].places[c]
         raise PuzzleError(e.message, line=line, col=col) from None
+    check_run_lengths(puzzle.blank, lambda r, c: dict(zip(("line", "col"), rows[r].places[c])))
     sink = _PLACES.get()
     if sink is not None:
         sink.append([row.places for row in rows])
@@ -426,7 +425,7 @@ def _sum(text: str, n: int, col: int) -> int:
     if not text:
         return 0
     if not _is_digits(text):
-        raise PuzzleError(f"clue sum '{_shown_text(text)}' is not a whole number", line=n, col=col)
+        raise PuzzleError(f"clue sum '{shown(text)}' is not a whole number", line=n, col=col)
     value = _number(text)
     if value > 45:
         raise PuzzleError(f"clue {_shown(text)} is more than 45, the most 9 digits make",
@@ -441,9 +440,8 @@ def _number(digits: str) -> int:
 
 
 def _shown(digits: str) -> str:
-    """A run of digits as an error shows it, cut short if long."""
-    digits = digits.lstrip("0") or "0"
-    return digits if len(digits) <= 12 else digits[:12] + "..."
+    """A run of digits as an error shows it: its leading zeros dropped, then ``shown``."""
+    return shown(digits.lstrip("0") or "0")
 
 
 def _clue(token: str, sep: str, n: int, col: int) -> tuple:
@@ -457,7 +455,7 @@ def _clue(token: str, sep: str, n: int, col: int) -> tuple:
     down, _, across = token.partition(sep)
     at = col + len(down) + 1  # the across side's first column
     if sep in across:
-        raise PuzzleError(f"clue '{_shown_text(token)}' has more than one '{sep}'",
+        raise PuzzleError(f"clue '{shown(token)}' has more than one '{sep}'",
                           line=n, col=at + across.index(sep))
     return (_sum(down.strip(), n, col + len(down) - len(down.lstrip())),
             _sum(across.strip(), n, at + len(across) - len(across.lstrip())))
@@ -467,11 +465,12 @@ def _given(token: str, n: int, col: int, fmt: str) -> int:
     """A given digit 1-9, or an error naming the cells ``fmt`` has."""
     if len(token) == 1 and token in "123456789":
         return int(token)
-    raise PuzzleError(f"unknown cell '{_shown_text(token)}': {_HINTS[fmt]}", line=n, col=col)
+    raise PuzzleError(f"unknown cell '{shown(token)}': {_HINTS[fmt]}", line=n, col=col)
 
 
 def _choices(text: str, n: int, col: int) -> None:
-    """Check pencil marks ``a,b,...)`` (the text after ``(``, which is at ``col - 1``).
+    """Check pencil marks ``a,b,...)`` (the text after ``(``, which is at ``col - 1``): at most
+    ``MAX_CHOICES`` of them, counted before they are split, each a digit 1-9.
 
     They are not kept: a Puzzle has no place for them.
     """
@@ -479,13 +478,17 @@ def _choices(text: str, n: int, col: int) -> None:
     if close < 0:
         raise PuzzleError("choices need a closing ')', as in 5(1,2,3)", line=n, col=col - 1)
     if text[close + 1:].strip():
-        raise PuzzleError(f"unexpected '{_shown_text(text[close + 1:].strip())}' after the choices",
+        raise PuzzleError(f"unexpected '{shown(text[close + 1:].strip())}' after the choices",
                           line=n, col=col + close + 1)
     if not text[:close].strip():
         return
+    count = text.count(",", 0, close) + 1
+    if count > MAX_CHOICES:                # refused before they are split
+        raise PuzzleError(f"{count:,} choices in one cell, more than the {MAX_CHOICES} digits 1-9",
+                          line=n, col=col - 1)
     for c, item in _fields(text[:close], ",", col - 1):
         if not (len(item) == 1 and item in "123456789"):
-            raise PuzzleError(f"choice '{_shown_text(item)}' is not a digit 1-9", line=n, col=c)
+            raise PuzzleError(f"choice '{shown(item)}' is not a digit 1-9", line=n, col=c)
 
 
 def _header(n: int, line: str):
