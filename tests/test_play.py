@@ -177,6 +177,72 @@ def test_pipe_saves_digits_marks_and_time_and_loads_them_again():
         assert kn.parse(text).blank.tolist() == game.puzzle.blank.tolist()
 
 
+class Clock:
+    """A clock for a game's timer that moves only when told: ``clock.now += seconds``."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_timer_starts_when_the_page_first_asks_not_when_the_game_is_made():
+    clock = Clock()
+    game = Game(kn.parse(TINY), "tiny.txt", clock=clock)
+    clock.now += 20                                     # the page opens 20 s later
+    state = game.state()
+    assert state["elapsed"] == 0 and state["running"]
+    clock.now += 7
+    assert game.state()["elapsed"] == 7
+    assert game.save({"format": "pipe"})["text"].startswith("# kakuro-np play: 7.0 s\n")
+    clock.now += 40
+    assert game.solve()["message"] == "Solved in 0:47!"
+    clock.now += 5
+    assert game.state()["elapsed"] == 47 and not game.state()["running"]
+
+
+def test_the_first_move_starts_the_timer_too_and_a_served_game_waits_for_its_page():
+    clock = Clock()
+    game = Game(kn.parse(TINY), clock=clock)
+    clock.now += 20
+    assert game.snapshot()["elapsed"] == 0 and not game.snapshot()["running"]
+    game.move({"op": "digit", "cell": [1, 1], "digit": 1})
+    clock.now += 3
+    assert game.snapshot()["elapsed"] == 3
+    server = make_server(game)                          # served: it waits for the page again
+    try:
+        clock.now += 20
+        assert game.snapshot()["elapsed"] == 3 and not game.snapshot()["running"]
+        clock.now += 1
+        assert game.state()["elapsed"] == 3 and game.state()["running"]
+    finally:
+        server.server_close()
+
+
+def test_a_loaded_game_goes_on_from_its_saved_time_and_a_new_puzzle_starts_at_0():
+    clock = Clock()
+    text = "# kakuro-np play: 75.0 s\n" + kn.formats.format(kn.parse(TINY), "pipe")
+    game = Game(clock=clock)
+    game.load({"text": text, "name": "tiny.txt"})       # as `kakuro-np play FILE` does
+    make_server(game).server_close()
+    clock.now += 20
+    assert game.state()["elapsed"] == 75
+    clock.now += 5
+    assert game.state()["elapsed"] == 80
+    clock.now += 5
+    state = game.load({"text": text, "name": "tiny.txt"})     # the page loads it again
+    assert state["elapsed"] == 75 and state["running"]
+    clock.now += 2
+    assert game.state()["elapsed"] == 77
+    state = game.new({"rows": 4, "cols": 4})
+    clock.now += 9
+    assert state["elapsed"] == 0 and not game.state()["running"]
+    game.load({"text": kn.formats.format(kn.parse(TINY), "pipe"), "name": "tiny.txt"})
+    clock.now += 4
+    assert game.state()["elapsed"] == 4
+
+
 def test_write_pipe_and_pipe_marks_round_trip():
     p = kn.read(PUZZLES / "k1.txt")
     rng = np.random.default_rng(1)
@@ -245,6 +311,15 @@ def test_create_mode_fills_a_drawn_layout_with_sums_of_one_solution():
         game.fill()
     with pytest.raises(MoveError, match="create mode"):
         Game(kn.parse(TINY)).fill()
+
+
+def test_create_mode_starts_on_the_size_the_pages_new_fields_show():
+    from importlib import resources
+    page = resources.files("kakuro_np.play").joinpath("static", "index.html").read_text()
+    fields = [int(re.search(rf'<input id="{name}"[^>]* value="(\d+)"', page)[1])
+              for name in ("new-rows", "new-cols")]
+    state = Game().state()
+    assert state["mode"] == "create" and [state["rows"], state["cols"]] == fields
 
 
 def test_create_mode_refuses_bad_edits():

@@ -175,6 +175,42 @@ def test_a_drawn_layout_gets_its_sums_from_the_fill_button(open_page):
     expect(page.locator("body")).to_have_class(re.compile(r"\bplay\b"))
 
 
+def drawn_size(page):
+    """``(rows, cols)`` of the grid drawn: its cells in column 0, in row 0."""
+    return (page.locator('#grid .cell[data-c="0"]').count(),
+            page.locator('#grid .cell[data-r="0"]').count())
+
+
+def new_fields(page):
+    """``(rows, cols)`` the New fields say."""
+    return int(page.input_value("#new-rows")), int(page.input_value("#new-cols"))
+
+
+def test_the_new_fields_say_the_size_of_the_grid_drawn(open_page):
+    expect = playwright_api.expect
+    page = open_page(Game())                         # create mode, as `kakuro-np play` starts
+    expect(page.locator("body")).to_have_class(re.compile(r"\bcreate\b"))
+    rows, cols = new_fields(page)
+    assert drawn_size(page) == (rows, cols)
+    assert page.locator("#grid .cell").count() == rows * cols
+    page.set_input_files("#load-file", files=[{      # a 3 x 3 puzzle loaded: 3 x 3
+        "name": "tiny.txt", "mimeType": "text/plain",
+        "buffer": b"x ; 4 0 ; 3 0\n0 3 ; _ ; _\n0 4 ; _ ; _\n"}])
+    expect(page.locator("#grid .cell")).to_have_count(9)
+    assert new_fields(page) == drawn_size(page) == (3, 3)
+
+    page = open_page(Game(kn.read(PUZZLES / "k2.txt"), "k2.txt"))    # 10 x 8, then edited
+    assert new_fields(page) == drawn_size(page) == (10, 8)
+    page.click("#to-create")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bcreate\b"))
+    assert new_fields(page) == drawn_size(page) == (10, 8)
+    page.fill("#new-rows", "6")
+    page.fill("#new-cols", "7")
+    page.click("#new")
+    expect(page.locator("#grid .cell")).to_have_count(42)
+    assert new_fields(page) == drawn_size(page) == (6, 7)
+
+
 def test_another_sites_page_cannot_drive_the_game(browser, open_page):
     """A page of another origin (a second server on another port) posts to the play server
     as a cross-site form would (text/plain, no preflight) and with fetch: nothing changes."""

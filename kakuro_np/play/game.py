@@ -17,9 +17,11 @@ tables would pass the row budget, memory runs out, the search nests too deep)
 the status says the grid is too large to analyse, and a question about it raises
 ``GaveUp``; the game goes on. A fill gives up likewise, on a layout past
 ``LARGEST`` a side or still at work after ``MOST_FILL_ASKS`` asks. The time
-played is at most ``MOST_SECONDS``. Undo keeps at most ``MOST_MOVES`` boards and
-``MOST_HISTORY_BYTES`` of their arrays, and ``known`` at most ``MOST_KNOWN``
-puzzles and ``MOST_KNOWN_BYTES``, dropping the oldest first.
+played is at most ``MOST_SECONDS``; the timer starts when the page first asks for
+the state (a move's answer is the state too), not when the game is made or served.
+Undo keeps at most ``MOST_MOVES`` boards and ``MOST_HISTORY_BYTES`` of their
+arrays, and ``known`` at most ``MOST_KNOWN`` puzzles and ``MOST_KNOWN_BYTES``,
+dropping the oldest first.
 
 Glossary
 --------
@@ -71,6 +73,8 @@ MOST_MOVES, MOST_HISTORY_BYTES = 10_000, 64 << 20
 MOST_KNOWN, MOST_KNOWN_BYTES = 256, 16 << 20
 #: Sizes a new grid may have.
 SMALLEST, LARGEST = 3, 40
+#: The (rows, cols) of the grid create mode starts on (the page's New fields show it too).
+NEW_SIZE = (10, 10)
 #: The pipe file's comment line that keeps the time played.
 TIME_LINE = re.compile(r"^#\s*kakuro-np play: (\d+(?:\.\d*)?) s\s*$", re.MULTILINE)
 #: The most time played a game keeps (a saved time past it loads as this).
@@ -217,7 +221,7 @@ class Game:
     ----------
     puzzle : Puzzle, optional
         The puzzle to play; its given digits are the player's. None: create mode, a
-        new 8 x 8 grid.
+        new ``NEW_SIZE`` grid.
     name : str
         The file name saves are offered under.
     marks : (H, W, 9) bool, optional
@@ -225,11 +229,14 @@ class Game:
         Seconds already played (kept within 0 and ``MOST_SECONDS``).
     answer_seconds : float, optional
         The longest a request waits for the library; None: until it answers.
+    clock : callable, optional
+        The timer's clock, seconds as a float (default ``time.monotonic``).
     """
 
     def __init__(self, puzzle=None, name="puzzle.txt", marks=None, elapsed=0.0,
-                 answer_seconds=None):
+                 answer_seconds=None, *, clock=time.monotonic):
         self.answer_seconds = answer_seconds
+        self.clock = clock
         self.lock = threading.RLock()
         self.version = 0                # counts the boards: a slow answer checks it is current
         self.fills = OrderedDict()      # layout key -> [asks found at work, made or error]
@@ -239,7 +246,7 @@ class Game:
     def _start(self, puzzle, name, marks=None, elapsed=0.0):
         if puzzle is None:
             self.name = "new.txt"
-            board = self._empty_board(8, 8)
+            board = self._empty_board(*NEW_SIZE)
         else:
             H, W = puzzle.shape
             marks = np.zeros((H, W, 9), bool) if marks is None else np.asarray(marks, bool)
@@ -251,10 +258,10 @@ class Game:
         self.history, self.future = deque(), []
         self.history_bytes = 0
         self.elapsed, self.since, self.paused = bounded_seconds(elapsed), None, False
+        self.shown = False              # the timer waits until the page asks for the state
         self.wrong, self.hint_shown, self.message = [], None, ""
         self.known = OrderedDict()      # puzzle key -> (solutions or None, status, retry at)
         self.known_bytes = 0
-        self._clock()
 
     def _set_board(self, board: Board):
         self.board = board
@@ -285,25 +292,34 @@ class Game:
         except (PuzzleError, *TOO_LARGE):
             return False
 
-    def _clock(self):
-        """Start or stop the timer: it runs in play mode, unpaused, until solved."""
-        run = self.board.mode == "play" and not self.paused and not self._solved()
-        now = time.monotonic()
+    def _run_timer(self):
+        """Start or stop the timer: it runs once the game is shown, in play mode, unpaused,
+        until solved."""
+        run = (self.shown and self.board.mode == "play" and not self.paused
+               and not self._solved())
+        now = self.clock()
         if run and self.since is None:
             self.since = now
         elif not run and self.since is not None:
             self.elapsed = bounded_seconds(self.elapsed + now - self.since)
             self.since = None
 
+    def wait_for_page(self):
+        """Stop the timer, keeping the time played, until the page next asks for the state:
+        a game about to be served waits for its player."""
+        with self.lock:
+            self.shown = False
+            self._run_timer()
+
     def seconds(self) -> float:
         """Seconds played so far (at most ``MOST_SECONDS``)."""
-        running = time.monotonic() - self.since if self.since is not None else 0.0
+        running = self.clock() - self.since if self.since is not None else 0.0
         return bounded_seconds(self.elapsed + running)
 
     def state(self, until=None) -> dict:
         """The state the page draws (``CONTRACT.md``); the status is worked out first
         when the puzzle is new (for ``answer_seconds``, or until the monotonic time
-        ``until``; then "pending")."""
+        ``until``; then "pending"). The first answer starts the timer."""
         with self.lock:
             board, key = self.board, self._key()
             found = self.known.get(key)
@@ -314,6 +330,9 @@ class Game:
             except worker.TooLong:
                 pass
         with self.lock:
+            if not self.shown:
+                self.shown = True
+                self._run_timer()
             return self._state()
 
     def snapshot(self) -> dict:
@@ -458,7 +477,7 @@ class Game:
     def _after(self, message: str, celebrate=True):
         """After a change: say ``message`` (or that the grid is solved)."""
         self.wrong, self.hint_shown, self.message = [], None, message
-        self._clock()
+        self._run_timer()
         if celebrate and self._solved():
             self.message = f"Solved in {_clock_text(self.seconds())}!"
 
@@ -562,7 +581,7 @@ class Game:
         if not isinstance(running, bool):
             raise MoveError(f"running is true or false, got {running!r}")
         self.paused = not running
-        self._clock()
+        self._run_timer()
         self.message = "paused" if self.paused else "resumed"
 
     # -- the solver's answers ---------------------------------------------------

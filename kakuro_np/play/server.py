@@ -480,10 +480,13 @@ def make_server(game: Game, port: int = 0, verbose=False,
                 answer_seconds=ANSWER_SECONDS) -> PlayServer:
     """A server for ``game`` on 127.0.0.1 (``port`` 0: a free one); OSError when the port is taken.
 
-    The game answers each request within ``answer_seconds`` (its ``answer_seconds``).
+    The game answers each request within ``answer_seconds`` (its ``answer_seconds``), and
+    its timer waits for the page's first request (``Game.wait_for_page``).
     """
+    server = PlayServer(("127.0.0.1", port), game, verbose)
     game.answer_seconds = answer_seconds
-    return PlayServer(("127.0.0.1", port), game, verbose)
+    game.wait_for_page()
+    return server
 
 
 def serve(game: Game, port: int = 0, open_browser: bool = True, verbose=False) -> None:

@@ -69,7 +69,7 @@ function render(s) {
   if (selected && (selected[0] >= s.rows || selected[1] >= s.cols)) selected = null;
   document.body.classList.toggle("play", s.mode === "play");
   document.body.classList.toggle("create", s.mode === "create");
-  if (shapeChanged) sizeGrid();
+  if (shapeChanged) { sizeGrid(); showSize(); }
   drawGrid();
   drawPanel();
   setClock(s.elapsed, s.running);
@@ -102,6 +102,14 @@ function sizeGrid() {
     Math.floor(availW / state.cols) - 1, Math.floor(availH / state.rows) - 1));
   document.documentElement.style.setProperty("--cell", size + "px");
   grid.style.gridTemplateColumns = "repeat(" + state.cols + ", var(--cell))";
+}
+
+// The New fields show the drawn grid's size (unless one is being typed in).
+function showSize() {
+  for (const [id, n] of [["new-rows", state.rows], ["new-cols", state.cols]]) {
+    const input = $(id);
+    if (document.activeElement !== input) input.value = String(n);
+  }
 }
 
 // The blank cells of the runs through (r, c) (or headed by it, for a clue):
