@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
     from .explain import Explanation, Step, explain, hint
     from .engine.force import force
-    from .formats import as_puzzle, detect, format, parse, read
+    from .formats import as_puzzle, detect, format, parse, parse_all, read, read_all
     from .batch import Result, solve_many
     from .generate import differences, generate
     from .grade import Grade, grade
@@ -70,6 +70,7 @@ _HOME = {
     "TooManySolutions": "errors", "Explanation": "explain", "Step": "explain",
     "explain": "explain", "hint": "explain", "force": "engine.force", "as_puzzle": "formats",
     "detect": "formats", "format": "formats", "parse": "formats", "read": "formats",
+    "read_all": "formats", "parse_all": "formats",
     "Grade": "grade", "grade": "grade", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "stats", "generate": "generate", "differences": "generate",
@@ -80,7 +81,7 @@ _TAKING_TEXT = {"entries"}
 
 __all__ = [
     "Puzzle", "PuzzleError", "TooManySolutions", "BudgetError", "SolveTimeout", "Reduction",
-    "read", "parse", "format", "detect", "as_puzzle",
+    "read", "parse", "read_all", "parse_all", "format", "detect", "as_puzzle",
     "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed", "svg",
     "explain", "hint", "grade", "check", "stats", "Step", "Explanation", "Grade", "CheckResult",
     "generate", "differences", "solve_many", "Result",

@@ -23,7 +23,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import POPCOUNT
-from .engine.core.codes import CONTRADICTION
+from .engine.core.codes import CONTRADICTION, TIMED_OUT
+from .engine.core.jit import NO_DEADLINE
 from .techniques import JOINT_POSSIBILITIES, climb, try_technique
 
 #: The most links a chain may have: a longer one is not a proof a person would follow.
@@ -62,12 +63,13 @@ class Chain(NamedTuple):
         return len(self.links[1])
 
 
-def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
+def shortest_chain(runs, mask, budget, max_links=MAX_LINKS, deadline=NO_DEADLINE) -> tuple:
     """``(chain, suppositions tried)``: the supposition with the fewest links (at most
     ``max_links``) that ends in a contradiction, over the open candidates of ``mask``
     (ties: the first variable, then the lowest digit), or None; at most ``budget``
     suppositions are tried (the first variables first). The ladder must be stuck at
-    ``mask``: each climb starts from the supposed cell's entries alone.
+    ``mask``: each climb starts from the supposed cell's entries alone. SolveTimeout once
+    ``deadline`` (monotonic ns) has passed (looked at for each supposition and link).
 
     ``runs`` is ``(ent_off, ent_var, ent_sum, var_eoff, var_ent)`` as ``climb`` takes them.
 
@@ -82,16 +84,20 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
 
     Supposing (1, 1) is 2, one link ends it: the down 4 at (0, 1) can only be 1 + 3.
     """
+    from .check import _left
     found, tried = [], 0
     for v in np.flatnonzero(POPCOUNT[mask] > 1).tolist():
         for d in range(1, 10):
             if not (int(mask[v]) >> (d - 1)) & 1 or tried == budget:
                 continue
+            _left(deadline, "solving by logic")
             tried += 1
             start = mask.copy()
             start[v] = 1 << (d - 1)
             climbed = climb(runs, start.copy(), np.int64(CLIMB_STEPS), np.int64(CHAIN_TOP),
-                            np.int64(v))
+                            np.int64(v), np.int64(deadline))
+            if climbed[0] == TIMED_OUT:
+                _left(deadline, "solving by logic")     # stopped early only past the deadline
             if climbed[0] == CONTRADICTION:
                 found.append((len(climbed[1]), v, d, start, climbed))
     sliced = []                             # a climb's steps bound its links: few, few
@@ -100,7 +106,7 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS) -> tuple:
         sliced.append((len(steps), v, d, start, climbed[1][steps], climbed[2][steps]))
     best = None
     for _, v, d, start, technique, entry in sorted(sliced, key=lambda f: f[:3])[:PRUNED]:
-        links = pruned(runs, start, technique, entry)
+        links = pruned(runs, start, technique, entry, deadline)
         if len(links[1]) <= max_links and (best is None or len(links[1]) < len(best)):
             best = Chain(v, d, start, links)
     return best, tried
@@ -120,13 +126,15 @@ def chain_links(climbed, ent_off, ent_var, n_vars) -> np.ndarray:
     return np.array(links[::-1], np.int64)
 
 
-def pruned(runs, start, technique, entry) -> tuple:
+def pruned(runs, start, technique, entry, deadline=NO_DEADLINE) -> tuple:
     """The links ``(technique, entry)`` that still end in a contradiction from ``start``
     with as many as can be left out left out (each in turn, the first first), replayed
-    (``replayed``)."""
+    (``replayed``); SolveTimeout once ``deadline`` (monotonic ns) has passed."""
+    from .check import _left
     links = replayed(runs, start, list(zip(technique.tolist(), entry.tolist())))
     i = 0
     while i < len(links[1]) - 1:
+        _left(deadline, "solving by logic")
         kept = list(zip(links[1].tolist(), links[2].tolist()))
         trial = replayed(runs, start, kept[:i] + kept[i + 1:])
         if trial is not None:

@@ -47,7 +47,10 @@ CLI_WORDS = (
      "ask for fewer with --limit or count them with --count"),
     (" (set kakuro_np.Puzzle.MAX_SIDE to allow more)", ""),
     (" (raise max_rows= to allow more)", ""),
+    ("read them with read_all", "give one at a time (kakuro_np.read_all reads them all)"),
 )
+#: The most bytes ``solve`` prints without ``--limit`` or ``--force``.
+MAX_OUTPUT = 100 * 10 ** 6
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
 #: Without ``--limit``, the seconds ``check`` counts past a second solution towards CHECK_CAP:
@@ -304,22 +307,61 @@ def _each(args, paths, do) -> int:
 # -- subcommands ------------------------------------------------------------
 
 def _solutions(puzzle, path: str, args):
-    """``kakuro()`` of a puzzle; too many to print without ``--limit`` exit EXIT_TOO_MANY,
-    saying how many (``kakuro()`` counts them before it lists more than it can hold)."""
-    from .solve import kakuro
+    """``kakuro()`` of a puzzle; without ``--limit`` or ``--force``, solutions whose output
+    would pass MAX_OUTPUT bytes exit EXIT_TOO_MANY before anything is printed, saying how
+    many (``kakuro()`` counts them, or estimates them, before it lists more than fit)."""
+    from .solve import DECIDE_SECONDS, MAX_BYTES, kakuro, solution_bytes, solutions_within
+    most = None                                      # solutions the output may hold
+    max_bytes = MAX_BYTES
+    if args.limit is None and not args.force and args.svg != "-":
+        most = max(1, MAX_OUTPUT // _printed_bytes(puzzle, args))
+        max_bytes = min(MAX_BYTES, most * solution_bytes(int(puzzle.blank.sum()), *puzzle.shape))
     try:
         return kakuro(puzzle, limit=args.limit, order=args.order, timeout=args.timeout,
-                      scheduler=args.scheduler)
+                      scheduler=args.scheduler, max_bytes=max_bytes)
     except TooManySolutions as e:
-        if e.count is None:
-            raise Refusal(f"{path}: {cli_words(str(e))}", EXIT_TOO_MANY) from None
-        raise Refusal(f"{path}: the puzzle has {e.count:,} solutions, too many to print; "
-                      f"use --limit N or --count", EXIT_TOO_MANY) from None
+        held = solutions_within(max_bytes, int(puzzle.blank.sum()), *puzzle.shape)
+        if most is None or held < most:              # memory, not the output, ran out
+            if e.count is None:
+                raise Refusal(f"{path}: {cli_words(str(e))}", EXIT_TOO_MANY) from None
+            raise Refusal(f"{path}: the puzzle has {e.count:,} solutions, too many to hold; "
+                          f"use --limit N or --count", EXIT_TOO_MANY) from None
+        size = f"over {MAX_OUTPUT / 10 ** 6:g} MB"
+        if e.count is not None:
+            said = f"the puzzle has {e.count:,} solutions, too many to print ({size})"
+        elif e.at_least == 0:                        # not told in time
+            said = (f"could not tell within {DECIDE_SECONDS:g} s whether the puzzle's "
+                    f"solutions fit in {size[5:]} of output (its count did not end, and "
+                    f"Knuth's estimate could not say)")
+        else:
+            known = e.how_many if e.how_many.startswith("about") else f"at least {e.at_least:,}"
+            said = f"the puzzle has too many solutions to print ({known}; {size})"
+        raise Refusal(f"{path}: {said}; use --limit N, --count or --force",
+                      EXIT_TOO_MANY) from None
+
+
+def _printed_bytes(puzzle, args) -> int:
+    """About how many bytes ``solve`` prints for each solution of ``puzzle`` (a grid of 9s
+    printed as ``args`` asks, and its label)."""
+    import json
+
+    import numpy as np
+
+    from . import formats
+    from .render import boxed
+    from .tokens import backslash_clue
+    nines = (puzzle.blank * 9).astype(np.int8)
+    if args.json:
+        return len(json.dumps(nines.tolist())) + 2
+    if args.to:
+        return len(formats.format(puzzle, args.to, solution=nines)) + 40
+    return len(boxed(puzzle, nines, clue=backslash_clue)) + 40
 
 
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
+    from .formats.stream import write_all
     from .solve import count_kernels, kakuro, kakuro_kernels
     from .tokens import backslash_clue
     from .svg import svg
@@ -373,10 +415,10 @@ def cmd_solve(args) -> int:
                   + (" (limit reached)" if capped else ""))
         elif len(sols) == 0:
             print("no solution")
-        for k, s in enumerate(sols if args.svg != "-" and not args.json else (), 1):
-            if args.to:
-                print(formats.format(puzzle, args.to, solution=s).rstrip("\n"))
-                continue
+        if args.to and args.svg != "-":              # a stream ``formats.read_all`` splits
+            for text in write_all(puzzle, args.to, sols):
+                sys.stdout.write(text)
+        for k, s in enumerate(sols if args.svg != "-" and not args.json and not args.to else (), 1):
             if len(sols) > 1:                        # apart, and labelled
                 print(("\n" if k > 1 else "") + f"solution {k:,} of {len(sols):,}")
             print(boxed(puzzle, s, clue=backslash_clue))
@@ -481,21 +523,27 @@ def _check_count(puzzle, limit, timeout) -> tuple:
 
 
 def cmd_explain(args) -> int:
+    from .engine.core.jit import deadline_ns
     from .explain import explain
     _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
-    steps = explain(puzzle, max_steps=args.max_steps)
+    deadline = deadline_ns(args.timeout)
+    steps = explain(puzzle, max_steps=args.max_steps, timeout=args.timeout)
     print(steps)
     if args.svg_steps:
-        _svg_steps(puzzle, steps, args.svg_steps, _name(args.file))
+        _svg_steps(puzzle, steps, args.svg_steps, _name(args.file), deadline)
     return EXIT_OK
 
 
-def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
+def _svg_steps(puzzle, steps, folder: str, name: str, deadline=None) -> None:
     """One picture per step in ``folder``: the candidates before it, its cells
-    highlighted, the candidates it removes struck out, the digits it places in green."""
+    highlighted, the candidates it removes struck out, the digits it places in green;
+    SolveTimeout once ``deadline`` (monotonic ns, None: never) has passed."""
+    from .check import _left
+    from .engine.core.jit import NO_DEADLINE
     from .explain import replay
     from .svg import step_svg
+    deadline = NO_DEADLINE if deadline is None else deadline
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -503,23 +551,27 @@ def _svg_steps(puzzle, steps, folder: str, name: str) -> None:
     before = steps.start
     width = len(str(len(steps)))
     for i, step in enumerate(steps, 1):
+        _left(deadline, "drawing the steps")
         _write(os.path.join(folder, f"step-{i:0{width}d}.svg"),
                step_svg(puzzle, step, before, title=f"{name} step {i}: {step}"))
         before = replay(before, [step])
 
 
 def cmd_hint(args) -> int:
+    from .check import _left
+    from .engine.core.jit import deadline_ns
     from .explain import explain, hint
     _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
-    first = hint(puzzle)
+    deadline = deadline_ns(args.timeout)
+    first = hint(puzzle, timeout=args.timeout)
     if first is not None and first.technique == "no solution":
         print(first)
         return EXIT_NONE
     if first is not None and (first.technique == "mistake" or not args.place):
         print(first)
         return EXIT_OK
-    steps = explain(puzzle)
+    steps = explain(puzzle, timeout=_left(deadline, "giving a hint"))
     if first is not None:                       # --place: up to the next digit placed
         upto = next((i for i, step in enumerate(steps) if step.placed), len(steps) - 1)
         for step in steps[:upto + 1]:
@@ -537,7 +589,7 @@ def cmd_grade(args) -> int:
     _compile_ahead("climb", "fanouts")
 
     def one(i, path):
-        g = grade(_load(path, args.format))
+        g = grade(_load(path, args.format), timeout=args.timeout)
         print(f"{_name(path)}: {g}")
         return EXIT_OK if g.unique else EXIT_NONE if g.solutions == 0 else EXIT_MULTIPLE
 
@@ -552,7 +604,7 @@ def cmd_stats(args) -> int:
         return power_of_ten(math.log10(n), 3)
 
     def one(i, path):
-        s = stats(_load(path, args.format))
+        s = stats(_load(path, args.format), timeout=args.timeout)
         u2 = sci(s["U2"]) if s["U2"] else "0 (a cell has no candidate)"
         print(("\n" if i else "") + f"{_name(path)}: {s['white_cells']} white cells, "
               f"{s['entries']} entries")
@@ -571,8 +623,17 @@ def cmd_stats(args) -> int:
 
 
 def cmd_convert(args) -> int:
+    """Write the puzzle in another format. Its work is bounded (at most ``MAX_TEXT`` bytes
+    read, and written in time linear in them), so ``--timeout`` is looked at only once
+    the puzzle is read and once its text is made, before anything is written."""
     from . import formats
-    text = formats.format(_load(args.file, args.format), args.to)
+    from .check import _left
+    from .engine.core.jit import deadline_ns
+    deadline = deadline_ns(args.timeout)
+    puzzle = _load(args.file, args.format)
+    _left(deadline, "reading the puzzle")
+    text = formats.format(puzzle, args.to)
+    _left(deadline, "converting the puzzle")
     if args.output:
         _write(args.output, text)
     else:
@@ -610,6 +671,8 @@ def cmd_generate(args) -> int:
     import numpy as np
 
     from . import formats
+    from .check import _left
+    from .engine.core.jit import deadline_ns
     from .generate import generate
     from .grade import grade
     from .render import boxed
@@ -633,6 +696,7 @@ def cmd_generate(args) -> int:
                 raise PuzzleError(f"cannot make the folder: {e.strerror}", source=d) from None
     shown = bar(args.count) if args.count > 1 else None
     for i in range(args.count):
+        deadline = deadline_ns(args.timeout)         # --timeout is a puzzle's, all told
         puzzle = generate(None if layout is not None else args.rows,
                           None if layout is not None else args.cols, layout=layout,
                           density=args.density, symmetry=args.symmetry, min_run=args.min_run,
@@ -645,13 +709,15 @@ def cmd_generate(args) -> int:
             from .solve import kakuro
             _write(os.path.join(args.out, f"{name}.{'json' if args.to == 'json' else 'txt'}"), text)
             _write(os.path.join(args.out, f"{name}-solution.txt"),
-                   boxed(puzzle, kakuro(puzzle, limit=1)[0]) + "\n")
+                   boxed(puzzle, kakuro(puzzle, limit=1,
+                                        timeout=_left(deadline, "solving the puzzle"))[0])
+                   + "\n")
         else:
             boxes = not args.to and sys.stdout.isatty()   # a person reads it: boxed
             sys.stdout.write(("\n" if i else "") + (boxed(puzzle, clue=backslash_clue) + "\n"
                                                     if boxes else text))
         if args.svg:
-            g = grade(puzzle)
+            g = grade(puzzle, timeout=_left(deadline, "grading"))
             _write(os.path.join(args.svg, f"{name}.svg"),
                    svg(puzzle, title=f"{name}: {g.label} ({g.score:.1f})"))
         if shown:
@@ -845,6 +911,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after N solutions (without it, a puzzle with too many solutions "
                         "to print exits 5, saying how many)")
     p.add_argument("--count", action="store_true", help="print only how many solutions")
+    p.add_argument("--force", action="store_true",
+                   help=f"print every solution even past {MAX_OUTPUT / 10 ** 6:g} MB of output "
+                        f"(without it or --limit, such a puzzle exits 5 before printing)")
     p.add_argument("--any", dest="order", action="store_const", const="any", default="essay",
                    help="with --limit N (at most 1000): any N solutions, as fast as a hunt in "
                         "any order finds them, rather than the first N in the essay's order")

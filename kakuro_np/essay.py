@@ -38,8 +38,8 @@ b, r   : ``(cells, 10)`` bool arrays, ``b[i, d]`` while digit d is possible in c
 Two things the essay leaves out are added, as the engine adds them: a blank
 cell with no clue either way is an entry of its own with sum 0 (any digit), and
 a puzzle's given digits drop the rows that disagree with them (``keep_givens``).
-Pass ``deadline`` (a ``time.perf_counter()`` value) to give up with ``Timeout``
-when a puzzle takes too long.
+Pass ``deadline`` (a ``time.perf_counter()`` value, or a function that says when
+to stop) to give up with ``Timeout`` when a puzzle takes too long.
 """
 
 from __future__ import annotations
@@ -54,12 +54,15 @@ __all__ = ["Timeout", "comb", "kc", "entries", "csl", "allowed", "jposs", "force
 
 
 class Timeout(Exception):
-    """The puzzle took longer than its deadline."""
+    """The puzzle took longer than its deadline, or its tables more rows than allowed."""
 
 
 def _check(deadline):
-    """Raise Timeout once ``time.perf_counter()`` has passed ``deadline`` (None: never)."""
-    if deadline is not None and time.perf_counter() > deadline:
+    """Raise Timeout once ``time.perf_counter()`` has passed ``deadline``, or once
+    ``deadline()`` is true where it is a function (None: never)."""
+    if deadline is None:
+        return
+    if deadline() if callable(deadline) else time.perf_counter() > deadline:
         raise Timeout
 
 
@@ -223,7 +226,7 @@ def allowed(t):
     return out
 
 
-def jposs(x, y, deadline=None):
+def jposs(x, y, deadline=None, max_rows=None):
     """The joint possibilities of every entry, building the most constrained first.
 
     Start with 1-9 in every cell. Repeatedly take the entry not yet built with the
@@ -237,8 +240,10 @@ def jposs(x, y, deadline=None):
         The cells of each entry, as from ``entries``.
     y : sequence of int
         The sum of each entry.
-    deadline : float, optional
+    deadline : float or callable, optional
         A ``time.perf_counter()`` value; past it, raise ``Timeout``.
+    max_rows : int, optional
+        Raise ``Timeout`` once the tables built hold more rows than this.
 
     Returns
     -------
@@ -253,6 +258,7 @@ def jposs(x, y, deadline=None):
     b[:, 0] = False                                              # 1-9 (0 1 1 1 1 1 1 1 1 1)
     v = list(range(len(x)))                                      # v=. i.#x: entries not built yet
     p = [None] * len(x)
+    rows = 0
     while v:
         _check(deadline)
         counts = b.sum(axis=1)                                   # +/"1 b
@@ -262,6 +268,9 @@ def jposs(x, y, deadline=None):
         t = csl(int(y[j]), [np.flatnonzero(b[i]) for i in k])    # t=. (j{y) csl <@I."1 k{b
         b[k] = allowed(t)                                        # b=. b k}~ (i.10) e."1 t
         p[j] = t                                                 # p=. p j}~ <t
+        rows += len(t)
+        if max_rows is not None and rows > max_rows:
+            raise Timeout
     return p
 
 
@@ -347,7 +356,7 @@ def solve(x, y, deadline=None):
     Parameters
     ----------
     x, y : the cells and the tables, as for ``force``
-    deadline : float, optional
+    deadline : float or callable, optional
         A ``time.perf_counter()`` value; past it, raise ``Timeout``.
 
     Returns
@@ -397,7 +406,7 @@ def kakuro(puzzle, deadline=None):
     ----------
     puzzle : Puzzle
         Or anything with ``blank``, ``down`` and ``across`` arrays (and ``given``).
-    deadline : float, optional
+    deadline : float or callable, optional
         A ``time.perf_counter()`` value; past it, raise ``Timeout``.
 
     Returns

@@ -21,7 +21,7 @@ import numpy as np
 
 from .engine.core import ahead
 from .combos import ALL_DIGITS, POPCOUNT, candidate_grid, kc
-from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
+from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK, TIMED_OUT
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import NO_DEADLINE, deadline_ns
 from .puzzle import PuzzleLike
@@ -31,6 +31,10 @@ from .techniques import N_TECHNIQUES, NAMES, climb
 REGION_SUM, X_WING, CHAIN = "region sum", "x-wing", "chain"
 #: Every technique ``explain`` uses, the simplest first: the ladder, then across runs.
 LADDER = NAMES + (REGION_SUM, X_WING, CHAIN)
+#: What a solve by logic past its deadline was doing (``SolveTimeout``'s message).
+DOING = "solving by logic"
+#: Steps put into words between two looks at the clock.
+CLOCK_STEPS = 256
 
 
 # -- a solve by logic, step by step ---------------------------------------------
@@ -186,7 +190,7 @@ def _candidates(board, mask) -> tuple:
 
 
 def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps: int | None = None,
-            top: int | None = None) -> Explanation:
+            top: int | None = None, timeout: float | None = None) -> Explanation:
     """Solve a puzzle by logic alone, as the steps a person would take.
 
     Each step is the simplest technique (``LADDER``) that makes progress somewhere:
@@ -208,6 +212,9 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     top : int, optional
         Use only the first ``top`` techniques of ``LADDER`` (0 to ``len(LADDER)``;
         ``N_TECHNIQUES``: the ladder alone, where ``reduce`` stops).
+    timeout : float, optional
+        Seconds from the call; past them SolveTimeout is raised (the clock is looked at
+        within every stage of the solve by logic and while the steps are put into words).
 
     Returns
     -------
@@ -224,7 +231,8 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
     >>> ex[1].placed
     {(1, 1): 1}
     """
-    board, start_mask, mask, status, records = _logic(grid, candidates, max_steps, top)
+    deadline = deadline_ns(timeout)
+    board, start_mask, mask, status, records = _logic(grid, candidates, max_steps, top, deadline)
     cells = _cell_pairs(board)
     if records is None:                         # a cell starts with no candidate
         empty = [cells[v] for v in np.flatnonzero(start_mask == 0)]
@@ -232,13 +240,7 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
         return Explanation([], "contradiction", start, start, digits, board.puzzle,
                            f"{_cell_list(empty)} {'has' if len(empty) == 1 else 'have'} "
                            f"no candidate to start with")
-    state = start_mask.copy()
-    steps = []
-    for kind, record in records:
-        if kind == "climb":
-            steps.extend(_step(board, cells, state, record, s) for s in range(len(record[1])))
-        else:
-            steps.append(_ACROSS_STEPS[kind](board, cells, state, record))
+    steps = _said(board, cells, start_mask.copy(), records, deadline)
     reason = ""
     if status == CONTRADICTION:
         empty = [cells[v] for v in np.flatnonzero(mask == 0)]
@@ -250,14 +252,33 @@ def explain(grid: PuzzleLike, *, candidates: np.ndarray | None = None, max_steps
 _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAUSED: "paused"}
 
 
-def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
+def _said(board, cells, state, records, deadline=NO_DEADLINE) -> list:
+    """The ``Step`` of each record of ``_logic``, in order, ``state`` (digit sets) moving
+    past each; SolveTimeout once ``deadline`` (monotonic ns) has passed."""
+    from .check import _left
+    steps = []
+    for kind, record in records:
+        if kind != "climb":
+            _left(deadline, DOING)
+            steps.append(_ACROSS_STEPS[kind](board, cells, state, record))
+            continue
+        for s in range(len(record[1])):
+            if s % CLOCK_STEPS == 0:
+                _left(deadline, DOING)
+            steps.append(_step(board, cells, state, record, s))
+    return steps
+
+
+def _logic(grid, candidates=None, max_steps=None, top=None, deadline=NO_DEADLINE) -> tuple:
     """``(board, start_mask, mask, status, records)``: the solve by logic of a puzzle.
 
     ``records`` lists what was done, in order: ``("climb", record)`` for the ladder's
     steps as ``climb`` records them, ``(REGION_SUM, RegionStep)``, ``(X_WING, XWing)``
     and ``(CHAIN, Chain)``; None when a cell starts with no candidate. ``mask`` is where
-    it ends."""
+    it ends. SolveTimeout once ``deadline`` (monotonic ns) has passed: each stage looks
+    at the clock (the ladder's climb, the region sums, the chains' suppositions)."""
     from .chains import MAX_SUPPOSITIONS, shortest_chain
+    from .check import _left
     from .formats import as_puzzle
     from .patterns import x_wing
     from .regions import region_step
@@ -273,8 +294,11 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     records, found, var_run, memo = [], None, None, {}
     budget = MAX_SUPPOSITIONS
     while True:
+        _left(deadline, DOING)
         climbed = climb(runs, mask, np.int64(limit), np.int64(min(top, N_TECHNIQUES)),
-                        np.int64(-1))
+                        np.int64(-1), np.int64(deadline))
+        if climbed[0] == TIMED_OUT:
+            _left(deadline, DOING)              # the climb stops early only past the deadline
         records.append(("climb", climbed))
         status = climbed[0]
         if limit >= 0:
@@ -285,8 +309,8 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
             status = PAUSED
             break
         if found is None:
-            found, var_run = _regions(board), board_runs(board)
-        step = region_step(found, mask, var_run, memo)
+            found, var_run = _regions(board, deadline), board_runs(board)
+        step = region_step(found, mask, var_run, memo, deadline)
         if step is not None:
             mask[step.var] = step.new
             records.append((REGION_SUM, step))
@@ -298,7 +322,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
         else:
             chain = None
             if top > LADDER.index(CHAIN) and budget:
-                chain, used = shortest_chain(runs, mask, budget)
+                chain, used = shortest_chain(runs, mask, budget, deadline=deadline)
                 budget -= used
             if chain is None:
                 break
@@ -311,11 +335,13 @@ def _logic(grid, candidates=None, max_steps=None, top=None) -> tuple:
     return board, start_mask, mask, status, records
 
 
-def _regions(board) -> list:
-    """The region sums of a board's runs (``regions.regions``), indexed."""
+def _regions(board, deadline=NO_DEADLINE) -> list:
+    """The region sums of a board's runs (``regions.regions``), indexed; SolveTimeout once
+    ``deadline`` (monotonic ns) has passed."""
     from .regions import indexed, regions
     return indexed(regions(board.packed.ent_off, board.ent_var, board.packed.ent_sum,
-                           board.packed.n_across, board.var_cell, board.puzzle.shape[1]))
+                           board.packed.n_across, board.var_cell, board.puzzle.shape[1],
+                           deadline=deadline))
 
 
 def board_runs(board) -> np.ndarray:
@@ -337,11 +363,12 @@ def technique_counts(grid) -> tuple:
     return status, uses
 
 
-def logic_summary(grid, top=None) -> tuple:
+def logic_summary(grid, top=None, deadline=NO_DEADLINE) -> tuple:
     """``(status, {technique: steps}, chain lengths)`` of the solve by logic: what
     ``explain`` does (with the first ``top`` techniques of ``LADDER``) without its
-    sentences, the chains' links counted in order."""
-    _, _, _, status, records = _logic(grid, top=top)
+    sentences, the chains' links counted in order. SolveTimeout once ``deadline``
+    (monotonic ns) has passed."""
+    _, _, _, status, records = _logic(grid, top=top, deadline=deadline)
     if records is None:
         return "contradiction", {}, []
     uses = np.zeros(len(LADDER), np.int64)
@@ -753,8 +780,8 @@ def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits
         puzzle itself has no solution, a step with the technique "no solution"
         that says why.
     timeout : float, optional
-        Seconds from the call for that first check (``SolveTimeout`` past them);
-        the step itself is one step of the ladder.
+        Seconds from the call, for that first check and the step (``SolveTimeout`` past
+        them).
 
     Returns
     -------
@@ -772,13 +799,16 @@ def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits
     >>> print(hint([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]))
     no solution: The puzzle has no solution: the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17).
     """
+    from .check import _left
     from .formats import as_puzzle
+    deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
     if check_digits:
-        step = _mistake(puzzle, deadline_ns(timeout))
+        step = _mistake(puzzle, deadline)
         if step is not None:
             return step
-    steps = explain(puzzle, candidates=candidates, max_steps=1)
+    steps = explain(puzzle, candidates=candidates, max_steps=1,
+                    timeout=_left(deadline, "giving a hint"))
     return steps[0] if len(steps) else None
 
 

@@ -7,11 +7,11 @@ the same fan-out, so the same solutions in the same order) solve a published
 puzzle in a few milliseconds to a tenth of a second. So when the kernels a
 question needs are not in the cache, ``kakuro()``, ``count()`` and ``reduce()`` have
 helper processes compile them (``engine.core.ahead``) and meanwhile ask the essay, for at
-most ESSAY_SECONDS. If the essay answers, that is the answer, the same as the
-engine's; if it does not in time (a grid that thrashes, tables too big, too
-many solutions) or the helpers finish first, the engine answers as ever, from
-the kernels the helpers compiled. Compiling then costs what it cost before,
-less the core the essay held for at most ESSAY_SECONDS.
+most ESSAY_SECONDS of its own thread's processor time (work, not wall time: a
+loaded machine slows the essay and the compile alike). If the essay answers, that
+is the answer, the same as the engine's; if it does not within its budget (a grid
+that thrashes, tables past MOST_ROWS, too many solutions) or the helpers finish
+first, the engine answers as ever, from the kernels the helpers compiled.
 
 Glossary
 --------
@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -42,30 +41,13 @@ from .engine.core.jit import NO_DEADLINE
 #: Whether ``kakuro()`` and ``count()`` ask the essay while their kernels compile (the tests
 #: of the engine turn it off, so that they test the engine on an empty cache too).
 ENABLED = True
-#: The longest the essay is asked, in seconds (the published-style bench set: 65 ms on
-#: average, 184 ms at most).
+#: The processor seconds the essay's thread may spend on an answer.
 ESSAY_SECONDS = 3.0
-#: The most table rows the essay builds (an estimate from the combinations, before it
-#: builds them): past it, the engine's narrower tables answer.
+#: The most table rows the essay builds (counted as it builds them): past it, the
+#: engine's narrower tables answer.
 MOST_ROWS = 2_000_000
 #: The most solutions the essay lists when asked for all of them.
 MOST_SOLUTIONS = 10_000
-
-
-def rows_bound(sums, lengths) -> int:
-    """An upper bound on the essay's table rows: per entry, its combinations times the
-    orders of each (``essay.kc``).
-
-    Examples
-    --------
-    >>> rows_bound([3, 45], [2, 9])
-    362882
-    """
-    total = 0
-    for s, n in zip(sums, lengths):
-        ways = math.factorial(n) * (len(essay.kc(int(s), int(n))) if s > 0 else 9)
-        total += ways
-    return total
 
 
 def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
@@ -74,20 +56,19 @@ def essay_answer(puzzle, cap: int, deadline: int, stop=lambda: False,
 
     Returns ``(digits, complete)``: an ``(n, H, W)`` int8 array of ``n <= cap``
     solutions and whether they are all there are; or None when it gave up: its
-    tables would pass ``max_rows`` (or MOST_ROWS), ``stop()`` said so, or the
-    monotonic deadline ``deadline`` (ns) passed. The puzzle's runs must be valid
-    (``engine.build.entries.packed_entries`` raises for those that are not).
+    tables would pass ``max_rows`` (or MOST_ROWS), ``stop()`` said so, it spent
+    ESSAY_SECONDS of processor time, or the monotonic deadline ``deadline`` (ns)
+    passed. The puzzle's runs must be valid (``engine.build.entries.packed_entries``
+    raises for those that are not).
     """
     H, W = puzzle.shape
     x, sums = essay.entries(puzzle)
     if not x:
         return np.zeros((min(cap, 1), H, W), np.int8), True
+    over = _budget(deadline, stop)
     try:
-        y, ends = _tables(puzzle, x, sums, deadline, max_rows)
-        found, complete = (None, False) if y is None else _walk(x, y, cap, ends, stop)
+        found, complete = _walk(x, _tables(puzzle, x, sums, over, max_rows), cap, over)
     except essay.Timeout:
-        return None
-    if found is None:
         return None
     out = np.zeros((len(found), H * W), np.int8)
     for n, tables in enumerate(found):
@@ -109,14 +90,12 @@ def essay_masks(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_
     [2, 1, 4, 1, 8, 2, 1, 2]
     """
     x, sums = essay.entries(puzzle)
-    if stop():
-        return None
+    over = _budget(deadline, stop)
     try:
-        y, ends = _tables(puzzle, x, sums, deadline, max_rows)
-        p = None if y is None else essay.force_until_fixed(x, y, ends)
+        p = essay.force_until_fixed(x, _tables(puzzle, x, sums, over, max_rows), over)
     except essay.Timeout:
         return None
-    if p is None or any(len(t) == 0 for t in p):
+    if any(len(t) == 0 for t in p):
         return None
     allowed = np.ones((puzzle.blank.size, 10), bool)
     for cells, t in zip(x, p):
@@ -125,23 +104,29 @@ def essay_masks(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_
     return (bits << np.arange(9)).sum(axis=1).astype(np.int64)
 
 
-def _tables(puzzle, x, sums, deadline, max_rows) -> tuple:
-    """``(tables, ends)``: the essay's joint possibilities of the entries ``x`` with their
-    ``sums``, the puzzle's given digits kept, and the deadline as a ``perf_counter`` time;
-    tables None when they would pass ``max_rows`` (or MOST_ROWS). ``essay.Timeout``
-    past ``deadline`` (monotonic ns)."""
-    ends = time.perf_counter() + max(deadline - time.monotonic_ns(), 0) / 1e9
-    if rows_bound(sums, [len(c) for c in x]) > min(max_rows, MOST_ROWS):
-        return None, ends
-    y = essay.jposs(x, sums, ends)
+def _budget(deadline: int, stop):
+    """A function true once the essay should give up: ``stop()``, ESSAY_SECONDS of this
+    thread's processor time spent, or the monotonic ``deadline`` (ns) passed."""
+    spent = time.thread_time() + ESSAY_SECONDS
+
+    def over() -> bool:
+        return time.thread_time() > spent or time.monotonic_ns() > deadline or stop()
+    return over
+
+
+def _tables(puzzle, x, sums, over, max_rows) -> list:
+    """The essay's joint possibilities of the entries ``x`` with their ``sums``, the
+    puzzle's given digits kept; ``essay.Timeout`` once they pass ``max_rows`` (or
+    MOST_ROWS) or ``over()``."""
+    y = essay.jposs(x, sums, over, min(max_rows, MOST_ROWS))
     if np.any(puzzle.given):
         y = essay.keep_givens(x, y, puzzle.given)
-    return y, ends
+    return y
 
 
-def _walk(x, y, cap, ends, stop):
-    """The essay walk (see the glossary): ``(solutions, complete)``, or ``(None, False)``
-    when ``stop()`` said so; ``essay.Timeout`` past ``ends`` (a perf_counter time)."""
+def _walk(x, y, cap, over):
+    """The essay walk (see the glossary): ``(solutions, complete)``; ``essay.Timeout`` once
+    ``over()``."""
     found = []
     stack = [iter((y,))]
     while stack and len(found) < cap:
@@ -149,9 +134,9 @@ def _walk(x, y, cap, ends, stop):
         if branch is None:
             stack.pop()
             continue
-        if stop() or time.perf_counter() > ends:
-            return None, False
-        p = essay.force_until_fixed(x, branch, ends)
+        if over():
+            raise essay.Timeout
+        p = essay.force_until_fixed(x, branch, over)
         n = np.array([len(t) for t in p])
         if (n == 0).any():
             continue

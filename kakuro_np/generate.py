@@ -18,7 +18,9 @@ The same seed gives the same puzzle: every draw comes from one
 answer the solver gives it is exact and found without a clock: counts up to
 2, and two solutions found by the hunt within a number of nodes (from random entry
 weights on a writer's layout, drawn from the same Generator). A deadline
-(``timeout=``) only ever ends a run, with SolveTimeout.
+(``timeout=``) only ever ends a run, with SolveTimeout: every long loop looks at the
+clock (the layout's carving, the kernels' climbs and steers, the kicks, the blocks, the
+solve by logic), and a kernel that stops early on it is never taken at its word.
 
 Glossary
 --------
@@ -201,12 +203,13 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     """``(n, 2)`` cells where two of the puzzle's solutions differ, or, when the hunt
     finds no two within HUNT_NODES nodes, the cells the combinations leave open
     (``ambiguity``); the puzzle has two solutions or more. The hunt counts nodes, not
-    time, so the same draft (and ``rng``) gets the same cells; its kernels are compiled
-    by helpers within ``deadline`` (``ahead.ready``), else SolveTimeout.
+    time, so the same draft (and ``rng``) gets the same cells; past ``deadline`` it stops
+    with SolveTimeout, and its kernels are compiled by helpers within it (``ahead.ready``).
 
     With ``rng``, the hunt starts from random weights (1-2 per entry), so that calls on
     a puzzle whose ambiguity lies in several separate places find pairs of solutions
     that differ in any of them, not always in the same one."""
+    from .check import _left
     from .engine.core import ahead
     from .engine.walk.anyorder import any_solutions
     from .solve import model
@@ -214,8 +217,10 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     m = model(puzzle, deadline=deadline)
     n_entries = len(m.tab_off) - 1
     weight = np.ones(n_entries) if rng is None else 1.0 + rng.random(n_entries)
-    two, _ = any_solutions(m.root(), np.int64(2), np.int64(HUNT_NODES), np.int64(NO_DEADLINE),
+    two, _ = any_solutions(m.root(), np.int64(2), np.int64(HUNT_NODES), np.int64(deadline),
                            weight)
+    if len(two) < 2:
+        _left(deadline, DOING)              # fewer within the nodes, or the deadline passed
     if len(two) == 2:
         cells = m.var_cell[two[0] != two[1]]
     else:
@@ -263,10 +268,10 @@ FILL_TYPES = (types.boolean[:, ::1], types.int8[:, ::1], INT)
 AMBIGUITY_TYPES = (DRAFT, INTS)
 VARIABLE_TYPES = (DRAFT, INT)
 SET_DIGIT_TYPES = (DRAFT, INT, INT)
-LOWER_TYPES = (DRAFT, INT, INT)
+LOWER_TYPES = (DRAFT, INT, INT, INT)
 ANNEAL_TYPES = (DRAFT, INT, INT, types.float64, types.float64, types.float64, INT)
-GRADE_COST_TYPES = (DRAFT, INTS, INT, types.float64, types.float64)
-STEER_TYPES = (DRAFT, INT, INT, INT, types.float64, types.float64)
+GRADE_COST_TYPES = (DRAFT, INTS, INT, types.float64, types.float64, INT)
+STEER_TYPES = (DRAFT, INT, INT, INT, types.float64, types.float64, INT)
 
 
 def draft_of(blank, fill):
@@ -330,13 +335,15 @@ def open_cell(mask, extra):
 
 
 @kernel
-def lower_ambiguity(draft, seed, max_stall):
+def lower_ambiguity(draft, seed, max_stall, deadline):
     """Lower the draft's ambiguity by changing digits; returns the ambiguity reached.
 
     Each step takes a random cell the combinations leave open and gives it
     the digit that lowers the ambiguity most, if it does not raise it; the
     climb stops at 0 or after ``max_stall`` steps in a row that did not lower
     it. ``seed`` seeds the random choices (the same seed, the same climb).
+    Past ``deadline`` (monotonic ns) it stops before its next step: the caller then
+    raises SolveTimeout.
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
@@ -345,6 +352,8 @@ def lower_ambiguity(draft, seed, max_stall):
     score = ambiguity(draft, mask)
     stalled = 0
     while score > 0 and stalled < max_stall:
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            break
         stalled += 1
         v = open_cell(mask, score)
         own = draft.digit[v]
@@ -429,17 +438,18 @@ def anneal_ambiguity(draft, seed, steps, hot, cold, shift, deadline):
 
 
 @kernel
-def grade_cost(draft, mask, top, low, high):
+def grade_cost(draft, mask, top, low, high, deadline):
     """How far the draft's grade is from the band ``[low, high)`` of scores.
 
     The ladder's techniques ``0..top-1`` solve the draft by logic (``mask``
     gets the candidates they leave). Solved, the cost is the distance of its
     score (``grade.ladder_score``) from the band, 0 inside it. Not solved, it
-    is ``UNSOLVED_COST`` plus the candidates left beyond one per cell.
+    is ``UNSOLVED_COST`` plus the candidates left beyond one per cell (also when
+    the climb stopped past ``deadline``, monotonic ns: a cost its caller never uses).
     """
     mask[:] = ALL_DIGITS
     climbed = climb((draft.ent_off, draft.ent_var, draft.ent_sum, draft.var_eoff,
-                     draft.var_ent), mask, -1, top, -1)
+                     draft.var_ent), mask, -1, top, -1, deadline)
     if climbed[0] != SOLVED:
         extra = 0
         for v in range(mask.shape[0]):
@@ -454,22 +464,25 @@ def grade_cost(draft, mask, top, low, high):
 
 
 @kernel
-def steer(draft, seed, max_stall, top, low, high):
+def steer(draft, seed, max_stall, top, low, high, deadline):
     """Steer the draft's digits toward the band of grades ``[low, high)``; returns the
     ``grade_cost`` reached (0: in the band).
 
     Each step takes a cell (while the ladder leaves some open, an open one,
     by its extra candidates; else any) and gives it the digit of least cost,
     if that is no more than the cost now; it stops at 0 or after
-    ``max_stall`` steps in a row that did not lower it.
+    ``max_stall`` steps in a row that did not lower it. Past ``deadline``
+    (monotonic ns) it stops within a step: the caller then raises SolveTimeout.
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
     mask = np.empty(V, np.int64)
     trial_mask = np.empty(V, np.int64)
-    cost = grade_cost(draft, mask, top, low, high)
+    cost = grade_cost(draft, mask, top, low, high, deadline)
     stalled = 0
     while cost > 0 and stalled < max_stall:
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            break
         stalled += 1
         v = np.random.randint(V)
         if cost >= UNSOLVED_COST:
@@ -482,7 +495,7 @@ def steer(draft, seed, max_stall, top, low, high):
             digits ^= bit
             d = LOWEST_DIGIT[bit]
             set_fill_digit(draft, v, d)
-            c = grade_cost(draft, trial_mask, top, low, high)
+            c = grade_cost(draft, trial_mask, top, low, high, deadline)
             if c < best_cost:
                 best, best_cost = d, c
         set_fill_digit(draft, v, own)
@@ -490,7 +503,7 @@ def steer(draft, seed, max_stall, top, low, high):
             set_fill_digit(draft, v, best)
             if best_cost < cost:
                 stalled = 0
-            cost = grade_cost(draft, mask, top, low, high)
+            cost = grade_cost(draft, mask, top, low, high, deadline)
     return cost
 
 
@@ -538,20 +551,22 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
         draft = draft_of(blank, fill)
         if may_block or label is not None and kicks:
             score = lower_ambiguity(draft, rng.integers(1 << 31),
-                                    climb_stall if not kicks else min(climb_stall, KICK_STALL))
+                                    climb_stall if not kicks else min(climb_stall, KICK_STALL),
+                                    deadline)
         elif not kicks:
             score = anneal_ambiguity(draft, rng.integers(1 << 31),
                                      ANNEAL_STEPS_PER_CELL * len(draft.digit), ANNEAL_HOT,
                                      ANNEAL_COLD, ANNEAL_SHIFT, deadline)
         else:                                       # a kick counted its way here: no climb
             score = ambiguity(draft, np.empty(len(draft.digit), np.int64))
+        _left(deadline, DOING)                      # a climb past the deadline stopped early
         fill = fill_of(draft, blank.shape)
         puzzle = clues_of(blank, fill)
         several = score > 0 and counted(puzzle, 2, deadline) > 1
         if not several:
             if label is None:
                 return blank, fill
-            cost, open_cells = steer_to(label, draft, rng, blank.shape)
+            cost, open_cells = steer_to(label, draft, rng, blank.shape, deadline)
             fill = fill_of(draft, blank.shape)
             if cost == 0:
                 if label == LABELS[-1]:
@@ -567,6 +582,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
         trial = None
         if may_block and kicks >= KICKS_BEFORE_BLOCK:
             for cell in cells[rng.permutation(len(cells))]:     # the first that keeps a layout
+                _left(deadline, DOING)
                 trial = block(blank, orbit, cell, rng, min_run, density)
                 if trial is not None:
                     break
@@ -593,7 +609,6 @@ def beyond_the_ladder(blank, fill, rng, deadline=NO_DEADLINE) -> np.ndarray | No
     ``explain`` finishes with region sums, x-wings or chains; None after BEYOND_TRIES
     random changes. SolveTimeout past ``deadline``."""
     from .check import _left
-    from .explain import logic_summary
     from .techniques import N_TECHNIQUES
     draft = draft_of(blank, fill)
     for _ in range(BEYOND_TRIES):
@@ -606,11 +621,21 @@ def beyond_the_ladder(blank, fill, rng, deadline=NO_DEADLINE) -> np.ndarray | No
         undo = made(draft, changes[int(rng.integers(len(changes)))])
         puzzle = clues_of(blank, fill_of(draft, blank.shape))
         if counted(puzzle, 2, deadline) == 1 and \
-                logic_summary(puzzle, top=N_TECHNIQUES)[0] == "stuck" and \
-                logic_summary(puzzle)[0] == "solved":
+                logic_status(puzzle, N_TECHNIQUES, deadline) == "stuck" and \
+                logic_status(puzzle, None, deadline) == "solved":
             return fill_of(draft, blank.shape)
         made(draft, undo)
     return None
+
+
+def logic_status(puzzle, top, deadline) -> str:
+    """Where the solve by logic with the first ``top`` techniques leads (``logic_summary``);
+    past ``deadline``, SolveTimeout saying the generator was making a puzzle unique."""
+    from .explain import logic_summary
+    try:
+        return logic_summary(puzzle, top=top, deadline=deadline)[0]
+    except SolveTimeout:
+        raise SolveTimeout(f"timed out while {DOING}") from None
 
 
 def other_digits(draft, v) -> np.ndarray:
@@ -653,10 +678,12 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
             changes.extend(((v, dv), (u, du)) for v, dv, u, du in shifts(draft, v))
     if not changes:
         return 0
+    from .check import _left
     if blank is None:
         mask = np.empty(len(draft.digit), np.int64)
         weighed = []
         for i, change in enumerate(changes):
+            _left(deadline, DOING)
             undo = made(draft, change)
             weighed.append((ambiguity(draft, mask), i))
             made(draft, undo)
@@ -737,13 +764,17 @@ def counted(puzzle, cap, deadline) -> int:
         raise SolveTimeout(f"timed out while {DOING}") from None
 
 
-def steer_to(label, draft, rng, shape):
+def steer_to(label, draft, rng, shape, deadline=NO_DEADLINE):
     """``(cost, open cells)``: ``steer`` the draft toward the grade ``label``, and the
-    ``(n, 2)`` cells the label's techniques leave open after it."""
+    ``(n, 2)`` cells the label's techniques leave open after it; SolveTimeout past
+    ``deadline`` (monotonic ns)."""
+    from .check import _left
     top, (low, high) = LABEL_TOP[label], BANDS[label]
-    cost = steer(draft, rng.integers(1 << 31), STEER_STALL, top, low, high)
+    cost = steer(draft, rng.integers(1 << 31), STEER_STALL, top, low, high, deadline)
+    _left(deadline, DOING)                          # a steer past the deadline stopped early
     mask = np.empty(len(draft.digit), np.int64)
-    grade_cost(draft, mask, top, low, high)
+    grade_cost(draft, mask, top, low, high, deadline)
+    _left(deadline, DOING)
     cells = draft.var_cell[POPCOUNT[mask] > 1]
     return cost, np.stack(np.unravel_index(cells, shape), axis=1).astype(np.int64)
 
@@ -840,9 +871,11 @@ def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
                   climb_stall=CLIMB_STALL, label=None, deadline=NO_DEADLINE):
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
     climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
+    from .check import _left
     orbit = orbits(rows, cols, symmetry)
     for drawn in range(1, tries + 1):
-        blank = make_layout(rows, cols, rng, density, symmetry, min_run)
+        _left(deadline, DOING)
+        blank = make_layout(rows, cols, rng, density, symmetry, min_run, deadline=deadline)
         fill = random_fill(blank, rng)
         if fill is None:
             continue

@@ -9,6 +9,10 @@ the chains a solve needs, the harder it is). A puzzle that logic alone cannot
 finish needs fan-out (guessing): its score starts at 90 and rises with the
 number of fan-outs.
 
+A grade claims only what it proved: where the fan-out count stops short (``complete``
+False) with fewer than two solutions found, the solver counts them up to two, so that
+``solutions`` and ``unique`` say what ``check`` says.
+
 Glossary
 --------
 level    : how hard a technique is, 0 to 8 (``LEVELS``); fan-out is level 9.
@@ -26,9 +30,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .engine.core import ahead
-from .engine.core.codes import OK
+from .engine.core.codes import OK, TIMED_OUT
 from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
-from .engine.walk.search import count_fanouts as count_fanouts_kernel
+from .engine.walk.search import walk_fanouts
 from .explain import logic_summary
 from .puzzle import PuzzleLike
 from .techniques import NAMES
@@ -70,13 +74,18 @@ class Grade(NamedTuple):
     label      : "easy", "medium", "hard" or "expert".
     fanouts    : fan-outs the solve needs after logic (0 when logic alone solves it),
                  at most MAX_FANOUTS (fewer on grids with very many table rows, see
-                 FANOUT_WORK).
+                 FANOUT_WORK); with ``complete`` False, those counted before the count
+                 stopped (the score is then a lower bound).
     techniques : {technique: how many steps used it}, in the ladder's order.
     hardest    : the hardest technique used, or None.
     status     : where logic alone leads: "solved", "stuck" or "contradiction".
-    solutions  : the solutions the fan-outs found (exact unless ``fanouts`` reached
-                 MAX_FANOUTS; 1 when logic solves it, 0 when it has none).
+    solutions  : how many solutions the puzzle has: 1 when logic solves it, 0 when it
+                 has none, else those the fan-outs found; with ``complete`` False,
+                 0 and 1 are counted by the solver (``count(limit=2)``) and 2 or
+                 more are "at least".
     chains     : the links of each chain the solve by logic uses, in order.
+    complete   : whether the fan-out count walked the whole tree (True without one);
+                 False when it stopped at MAX_FANOUTS or at FANOUT_WORK's bound.
 
     A grade is for a puzzle with one solution (``unique``): printed, the grade of one
     with none says so instead, and one with several says how many.
@@ -89,27 +98,33 @@ class Grade(NamedTuple):
     status: str
     solutions: int
     chains: tuple = ()
+    complete: bool = True
 
     @property
     def unique(self) -> bool:
-        """Whether the puzzle has exactly one solution (False when it has none or several;
-        when the fan-outs stopped at MAX_FANOUTS with one found, not proved: False)."""
-        return self.solutions == 1 and self.fanouts < MAX_FANOUTS
+        """Whether the puzzle has exactly one solution (False when it has none or several)."""
+        return self.solutions == 1
 
     def __str__(self):
-        if self.solutions == 0 and self.fanouts < MAX_FANOUTS:
+        if self.solutions == 0:
             return "no solution, so no grade"
         used = ", ".join(f"{name} x{n}" for name, n in self.techniques.items() if LEVELS[name] >= 2)
         if self.chains:
             used += f", longest chain {max(self.chains)} links"
-        guess = f"; {self.fanouts:,} fan-out{'s' if self.fanouts != 1 else ''}" if self.fanouts else ""
-        if self.fanouts >= MAX_FANOUTS:
-            guess += (f"; not unique: {self.solutions:,} solutions or more"
-                      if self.solutions > 1 else "; not proved unique")
-        elif self.solutions > 1:
-            guess += f"; not unique: {self.solutions:,} solutions"
         return (f"{self.label} (score {self.score:.1f}): hardest {self.hardest or 'none'}"
-                f"{' (' + used + ')' if used else ''}{guess}")
+                f"{' (' + used + ')' if used else ''}{self._fanouts_said()}")
+
+    def _fanouts_said(self) -> str:
+        """The fan-outs and, for several solutions, how many: ``"; 46 fan-outs; not unique:
+        40 solutions"``, or where the count stopped short, ``"; search stopped after 10
+        fan-outs; not unique: 2 solutions or more"``."""
+        n = f"{self.fanouts:,} fan-out{'s' if self.fanouts != 1 else ''}"
+        said = f"; {n}" if self.complete else f"; search stopped after {n}"
+        said = said if self.fanouts or not self.complete else ""
+        if self.solutions > 1:
+            said += (f"; not unique: {self.solutions:,} solutions"
+                     f"{'' if self.complete else ' or more'}")
+        return said
 
 
 def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
@@ -119,9 +134,9 @@ def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
     ----------
     grid : Puzzle, text, path or rows
     timeout : float, optional
-        Seconds from the call: ``SolveTimeout`` once they pass (checked between the
-        solve by logic, the tables' build and the fan-outs, which each stop by a
-        bound on their work).
+        Seconds from the call: ``SolveTimeout`` once they pass (the solve by logic, the
+        tables' build, the fan-out count and the solver's count each look at the clock
+        as they go).
 
     Returns
     -------
@@ -139,16 +154,17 @@ def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
     from .formats import as_puzzle
     deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
-    status, techniques, chains = logic_summary(puzzle)
+    status, techniques, chains = logic_summary(puzzle, deadline=deadline)
     _left(deadline, "grading")
     hardest = max(techniques, key=LEVELS.get, default=None)
     level = LEVELS[hardest] if hardest else 0
     effort = (sum(chains) if level == CHAIN_LEVEL else
               sum(WEIGHTS[LEVELS[name]] * n for name, n in techniques.items()))
-    fanouts, solutions = 0, int(status == "solved")
+    fanouts, solutions, complete = 0, int(status == "solved"), True
     if status == "stuck":
-        fanouts, solutions = count_fanouts(puzzle, MAX_FANOUTS, deadline)
-        _left(deadline, "grading")
+        fanouts, solutions, complete = count_fanouts(puzzle, MAX_FANOUTS, deadline)
+        if not complete and solutions < 2:
+            solutions = counted_solutions(puzzle, deadline)
     if fanouts:
         score = 10 * FANOUT_LEVEL + 9.9 * (1 - 2 ** (-fanouts / HALF_FANOUTS))
         label = LABELS[-1]
@@ -156,7 +172,7 @@ def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
         score = logic_score(level, effort)
         label = LABELS[min(level // 2, len(LABELS) - 1)]
     return Grade(round(score, 1), label, fanouts, techniques, hardest, status, solutions,
-                 tuple(chains))
+                 tuple(chains), complete)
 
 
 @kernel
@@ -180,21 +196,38 @@ def ladder_score(technique):
 
 
 def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
-    """``(fanouts, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
+    """``(fanouts, solutions, complete)`` of the essay's fan-out from the fixpoint of
+    ``force``: ``complete`` when the count walked the whole tree (both exact), False when
+    it stopped after ``most`` fan-outs, or after FANOUT_WORK table rows swept in all.
 
-    Depth first, rows in lexicographic order, as ``kakuro`` goes; it stops
-    after ``most`` fan-outs, or after FANOUT_WORK table rows swept in all.
+    Depth first, rows in lexicographic order, as ``kakuro`` goes; SolveTimeout once
+    ``deadline`` (monotonic ns) has passed.
 
     Examples
     --------
     >>> count_fanouts([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
-    (1, 2)
+    (1, 2, True)
     """
+    from .check import _left
     from .solve import model
     m = model(puzzle, deadline=deadline)
-    if m.status != OK:
-        return 0, 0
+    if m.status != OK:                          # the tables' build proved there is none
+        return 0, 0, True
     most = min(most, max(10, FANOUT_WORK // max(1, len(m.rows))))
     ahead.wait("fanouts")
-    fanouts, solutions = count_fanouts_kernel(m.root(), np.int64(most))
-    return int(fanouts), int(solutions)
+    fanouts, solutions, status = walk_fanouts(m.root(), np.int64(most), np.int64(deadline))
+    if status == TIMED_OUT:
+        _left(deadline, "grading")              # the walk stops early only past the deadline
+    return int(fanouts), int(solutions), bool(status == OK)
+
+
+def counted_solutions(puzzle, deadline=NO_DEADLINE) -> int:
+    """The solutions of ``puzzle`` counted up to 2 (``count(limit=2)``, what ``check``
+    counts first); past ``deadline`` (monotonic ns), SolveTimeout saying it was grading."""
+    from .check import _left
+    from .errors import SolveTimeout
+    from .solve import count
+    try:
+        return int(count(puzzle, limit=2, timeout=_left(deadline, "grading")))
+    except SolveTimeout:
+        raise SolveTimeout("timed out while grading") from None

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .combos import LOWEST_DIGIT, POPCOUNT
+from .engine.core.jit import NO_DEADLINE
 from .techniques import HIGHEST_DIGIT
 
 #: The most fillings of a region's open cells tried one by one (more: bounds alone).
@@ -64,8 +65,10 @@ class RegionStep(NamedTuple):
     rest: int
 
 
-def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
-    """Every region sum of a grid's runs whose two sides are not both empty, each once.
+def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width, *,
+            deadline=NO_DEADLINE) -> list:
+    """Every region sum of a grid's runs whose two sides are not both empty, each once;
+    SolveTimeout once ``deadline`` (monotonic ns) has passed (looked at for each band).
 
     Examples
     --------
@@ -80,6 +83,7 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
 
     The down runs crossing the across 3 make 4 + 3, so their cells below it make 7 - 3.
     """
+    from .check import _left
     E = len(ent_sum)
     row, col = np.divmod(var_cell, width)
     runs_of = [ent_var[ent_off[k]:ent_off[k + 1]] for k in range(E)]
@@ -94,6 +98,7 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width) -> list:
         for a in range(len(lines)):
             parent, first = {}, {}                  # a union-find of the band's runs
             for hi in lines[a:]:
+                _left(deadline, "solving by logic")
                 for k in mine[line[mine] == hi].tolist():
                     parent[k] = k
                     for c in cross_of[runs_of[k]].tolist():
@@ -173,15 +178,17 @@ def indexed(found) -> Regions:
     return Regions(list(found), np.concatenate(var) if var else np.zeros(0, np.int64), off)
 
 
-def region_step(regions, mask, var_run, memo=None) -> RegionStep | None:
+def region_step(regions, mask, var_run, memo=None, deadline=NO_DEADLINE) -> RegionStep | None:
     """The region sum that removes candidates with the fewest open cells (ties: the
     fewest cells in all, then the first found), or None.
 
     ``regions`` is ``indexed(regions(...))``; ``var_run`` is ``(2, V)``: each variable's
     across and down run (-1: none), for the digits that must differ within a run.
     ``memo`` (a dict kept between calls) remembers the regions that removed nothing, so
-    each is not tried again until one of its cells changes.
+    each is not tried again until one of its cells changes. SolveTimeout once ``deadline``
+    (monotonic ns) has passed (looked at for each region tried).
     """
+    from .check import _left
     memo = {} if memo is None else memo
     n = len(regions.found)
     if not n:
@@ -196,6 +203,7 @@ def region_step(regions, mask, var_run, memo=None) -> RegionStep | None:
     ready = np.flatnonzero((n_open > 0) & (n_open <= MAX_OPEN) & ~stale)
     made = None
     for i in ready[np.lexsort((ready, size[ready], n_open[ready]))].tolist():
+        _left(deadline, "solving by logic")
         made = _narrowed(regions.found[i], mask, var_run)
         if made is not None:
             break

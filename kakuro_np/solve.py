@@ -52,6 +52,9 @@ FIRST_TRY = 10_000
 PROBES, RISK = 9, 1000.0
 #: Seconds ``kakuro()`` without a limit counts, before it lists solutions, to say how many.
 QUICK_COUNT = 2.0
+#: Seconds within which ``kakuro()`` without a limit decides, once compiled, whether the
+#: solutions fit: past them, where Knuth's estimate cannot tell, TooManySolutions says so.
+DECIDE_SECONDS = 10.0
 #: Count limit meaning "no limit".
 NO_LIMIT = np.iinfo(np.int64).max
 #: Per thread: whether its counts keep to one core (``one_core``).
@@ -103,8 +106,9 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
         Budget on table rows in all (BudgetError past it).
     max_bytes : int
         Without a limit, the memory the solutions may fill. Past 10,000 solutions
-        they are counted before more are listed; past what fits, TooManySolutions
-        is raised, saying how many (ask with ``limit=`` or use ``count()``).
+        (or 2 s of listing) they are counted before more are listed; past what
+        fits, TooManySolutions is raised, saying how many, within seconds where
+        Knuth's estimate is far past it (ask with ``limit=`` or use ``count()``).
     scheduler : distributed.Client, cluster, "local" or address, optional
         Search on a Dask cluster (the extra ``dist``; see ``dist.connected``):
         the fan-out tree is split into subproblems, a task each, and their
@@ -145,21 +149,15 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
             from .dist import connected, solutions_on
             client = stack.enter_context(connected(scheduler))
 
-        def run(cap):
+        def run(cap, checked=True):
             if client is None:
-                return essay_solutions(m, cap, deadline, timeout)
+                return essay_solutions(m, cap, deadline, timeout, checked)
             return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
 
         if kernel == "any":
             found, digits = _any_solutions(m, cap, deadline, timeout)
         elif limit is None:                 # bounded by max_bytes instead
-            cap = max(1, max_bytes // (2 * len(m.var_cell) + H * W + 1)) + 1
-            found, digits = run(min(cap, FIRST_TRY))
-            if found == min(cap, FIRST_TRY) < cap:
-                cap = _count_before_filling(m, cap - 1, max_bytes, deadline, timeout) + 1
-                found, digits = run(cap)
-            if found == cap:
-                raise _too_many(f"more than {cap - 1:,}", cap - 1, max_bytes, at_least=cap)
+            found, digits = _all_within(m, run, max_bytes, deadline, timeout)
         else:
             found, digits = run(cap)
     out = np.zeros((found, H * W), np.int8)
@@ -183,7 +181,7 @@ def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
     need_all = max_bytes is not None or cap > first_run.MOST_SOLUTIONS
     if max_bytes is not None:
         H, W = grid.shape
-        cap = max(1, max_bytes // (2 * int(grid.blank.sum()) + H * W + 1))
+        cap = solutions_within(max_bytes, int(grid.blank.sum()), H, W)
     cap = min(cap, first_run.MOST_SOLUTIONS)
     answer = first_run.essay_answer(grid, cap, *meanwhile, max_rows)
     if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
@@ -202,9 +200,10 @@ def _reduced_while_compiling(grid, deadline, max_rows) -> tuple:
 
 
 def _essay_meanwhile(grid, names, deadline) -> tuple:
-    """``(puzzle, (ends, compiled))`` when the kernels ``names`` are not all in the cache:
-    helpers start compiling them, and the essay (``first_run``) may answer until ``ends``
-    (monotonic ns, at most ESSAY_SECONDS from now) or until ``compiled()``; else
+    """``(puzzle, (deadline, compiled))`` when the kernels ``names`` are not all in the cache:
+    helpers start compiling them, and the essay (``first_run``) may answer until ``deadline``
+    (monotonic ns, the caller's deadline) or until ``compiled()``, within its budget
+    (``first_run.ESSAY_SECONDS`` of processor time); else
     ``(grid, None)``. The puzzle's runs are checked first, as the engine checks them
     (``PuzzleError``)."""
     from .formats import as_puzzle
@@ -222,13 +221,13 @@ def _essay_meanwhile(grid, names, deadline) -> tuple:
         polled[0] = now
         return all(ahead.cached(name) for name in names)
 
-    ends = min(deadline, time.monotonic_ns() + int(first_run.ESSAY_SECONDS * 1e9))
-    return puzzle, (ends, compiled)
+    return puzzle, (deadline, compiled)
 
 
-def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
+def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | None:
     """Up to ``cap`` solutions of a model in the essay's order: ``(found, digits per
     variable)``; SolveTimeout past ``deadline`` (``timeout`` is for the message).
+    Without ``checked``, None once the walk thrashes.
 
     Once the search thrashes, it runs again with checks (see ``search``), from a
     witness of the root: the root's own check's (the search's first, ``check_root``,
@@ -246,6 +245,8 @@ def essay_solutions(m, cap, deadline, timeout=None) -> tuple:
             np.int64(policy.THRASH_NODES), checks)
         if status != THRASHING:
             break
+        if not checked:
+            return None
         if checks is None:
             # an empty cache: the checks' parts compile in two helpers at once (each a tree
             # of its own), then this process compiles their top, or with a deadline a
@@ -380,6 +381,45 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
         turn = min(turn, NO_LIMIT // growth) * growth
 
 
+def solution_bytes(blanks: int, H: int, W: int) -> int:
+    """The bytes one solution of an ``H`` by ``W`` puzzle with ``blanks`` blank cells
+    takes while ``kakuro()`` lists it (its digits, and its row of the answer)."""
+    return 2 * blanks + H * W + 1
+
+
+def solutions_within(max_bytes: int, blanks: int, H: int, W: int) -> int:
+    """How many solutions of a puzzle with ``blanks`` blank cells, ``H`` by ``W``,
+    ``kakuro()`` lists within ``max_bytes`` (at least 1).
+
+    >>> solutions_within(1 << 30, 36, 8, 8)
+    7837531
+    """
+    return max(1, max_bytes // solution_bytes(blanks, H, W))
+
+
+def _all_within(m, run, max_bytes, deadline, timeout) -> tuple:
+    """``kakuro()`` without a limit: every solution of a model, ``(found, digits per
+    variable)`` found by ``run(cap, checked)`` (``essay_solutions``); TooManySolutions,
+    saying how many, when they would pass ``max_bytes``.
+
+    The first FIRST_TRY solutions are listed by the walk without checks: most puzzles
+    end there. Where there are more, or the walk thrashes, they are counted first
+    (``_count_before_filling``, which decides from Knuth's estimates within seconds
+    where the count is long), and listed only when they fit.
+    """
+    most = solutions_within(max_bytes, len(m.var_cell), *m.puzzle.shape)
+    cap = first = min(most + 1, FIRST_TRY)
+    found, digits = run(first, False) or (None, None)
+    if found is not None and found < first:
+        return found, digits
+    if found != most + 1:
+        cap = _count_before_filling(m, most, max_bytes, deadline, timeout) + 1
+        found, digits = run(cap)
+    if found == cap:
+        raise _too_many(f"more than {cap - 1:,}", cap - 1, max_bytes, at_least=cap)
+    return found, digits
+
+
 def _count_before_filling(m, most, max_bytes, deadline, timeout) -> int:
     """How many solutions a model has, when at most ``most`` (the number ``max_bytes``
     hold); TooManySolutions, saying how many, before any memory is filled when more.
@@ -389,9 +429,11 @@ def _count_before_filling(m, most, max_bytes, deadline, timeout) -> int:
     Knuth's estimates refuse a count far past ``most`` at once: by Markov's inequality
     each probe passes RISK times the true count with probability at most 1 / RISK, so
     their median (5 of 9) does with probability below C(9, 5) / RISK ** 5, about 1e-13.
-    The others are counted up to ``most + 1`` (SolveTimeout past ``deadline``).
+    The others are counted up to ``most + 1`` (SolveTimeout past ``deadline``), for
+    DECIDE_SECONDS at most: past them it is told that it could not be told.
     """
     ahead.ready(count_kernels(most + 1), deadline)
+    decide_by = deadline_ns(DECIDE_SECONDS)
     quick = min(deadline, deadline_ns(QUICK_COUNT))
     n = count_in_turns(m, NO_LIMIT, quick)
     if n is None:
@@ -399,14 +441,26 @@ def _count_before_filling(m, most, max_bytes, deadline, timeout) -> int:
         if typical > math.log10(RISK * most):
             raise _too_many(f"about {power_of_ten(typical)} (estimated)", most, max_bytes,
                             at_least=most + 1)
-        n = count_in_turns(m, most + 1, deadline)
-        if n is None:
+        n = count_in_turns(m, most + 1, min(deadline, decide_by))
+        if n is None and time.monotonic_ns() >= deadline:
             raise _timed_out_counting(m, timeout)
+        if n is None:
+            raise _untold(most, max_bytes)
         if n > most:
             raise _too_many(f"more than {most:,}", most, max_bytes, at_least=n)
     elif n > most:
         raise _too_many(f"{n:,}", most, max_bytes, count=n)
     return n
+
+
+def _untold(most, max_bytes) -> TooManySolutions:
+    """The TooManySolutions of ``kakuro()`` without a limit when neither a count nor Knuth's
+    estimate told within DECIDE_SECONDS whether the solutions fit."""
+    return TooManySolutions(
+        f"could not tell within {DECIDE_SECONDS:g} s whether this puzzle has at most the "
+        f"{most:,} solutions that {max_bytes:,} bytes hold (its count did not end, and "
+        f"Knuth's estimate could not say); ask for some with limit=, or count them with "
+        f"count()", at_least=0, how_many="an untold number of")
 
 
 def _too_many(how_many: str, most, max_bytes, **known) -> TooManySolutions:
@@ -415,7 +469,7 @@ def _too_many(how_many: str, most, max_bytes, **known) -> TooManySolutions:
     return TooManySolutions(
         f"this puzzle has {how_many} solutions, more than the {most:,} that "
         f"{max_bytes:,} bytes hold; ask for some with limit=, or count them with count()",
-        **known)
+        how_many=how_many, **known)
 
 
 def typical_estimate(m) -> float:

@@ -66,12 +66,15 @@ class Stats(dict):
             raise AttributeError(f"no figure {name!r}; the figures: {', '.join(self)}") from None
 
 
-def stats(grid: PuzzleLike) -> Stats:
+def stats(grid: PuzzleLike, *, timeout: float | None = None) -> Stats:
     """The search-space figures of Davies et al. for a puzzle.
 
     Parameters
     ----------
     grid : Puzzle, text, path or rows
+    timeout : float, optional
+        Seconds from the call; past them SolveTimeout is raised (the forced moves of
+        ``after_forced`` get the time left; the other figures take time linear in the grid).
 
     Returns
     -------
@@ -98,8 +101,11 @@ def stats(grid: PuzzleLike) -> Stats:
     >>> s["white_cells"], s["U1"], s["U2"], s["after_forced"], s["sums"]
     (4, 6561, 4, 1, [3, 4, 4, 3])
     """
+    from .check import _left
+    from .engine.core.jit import deadline_ns
     from .formats import as_puzzle
     from .solve import reduce
+    deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
     ent_off, ent_cell, ent_sum, n_across = packed_entries(puzzle)
     lengths = np.diff(ent_off)
@@ -118,9 +124,10 @@ def stats(grid: PuzzleLike) -> Stats:
     white = puzzle.blank.ravel()
     U2 = math.prod(POPCOUNT[(across & down & only)[white]].tolist())
 
-    r = reduce(puzzle)
+    r = reduce(puzzle, timeout=_left(deadline, "counting the figures"))
     after = (0 if r.status == "contradiction"
              else math.prod(r.candidates[puzzle.blank].sum(axis=1).tolist()))
+    _left(deadline, "counting the figures")
     w = int(white.sum())
     return Stats({
         "white_cells": w,

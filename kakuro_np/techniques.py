@@ -34,8 +34,8 @@ import numpy as np
 from numba import types
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
-from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK
-from .engine.core.jit import INT, INTS, kernel, sort_ints
+from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK, TIMED_OUT
+from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns, sort_ints
 
 #: The ladder, from the simplest technique up (the order in which they are tried).
 (NO_REPEATS, LONE_SQUARE, UNIQUE_COMBINATION, CROSS_REFERENCE, BOUNDS, COMPLEMENT,
@@ -534,11 +534,13 @@ def push_touched(stack, size, touched, n):
 
 
 #: The types ``explain`` calls ``climb`` with (see ``ahead``).
-CLIMB_TYPES = (types.UniTuple(INTS, 5), INTS, INT, INT, INT)
+CLIMB_TYPES = (types.UniTuple(INTS, 5), INTS, INT, INT, INT, INT)
+#: Steps a climb takes between two looks at the clock.
+CLOCK_STEPS = 64
 
 
 @kernel
-def climb(runs, mask, max_steps, top, changed_var):
+def climb(runs, mask, max_steps, top, changed_var, deadline):
     """Apply the ladder's techniques ``0..top-1`` to ``mask`` in place, one step at a time.
 
     ``runs`` is ``(ent_off, ent_var, ent_sum, var_eoff, var_ent)``: entry ``k`` holds the
@@ -552,12 +554,13 @@ def climb(runs, mask, max_steps, top, changed_var):
     Each step is the simplest technique that makes progress in some entry,
     trying the entries whose cells changed most recently first (ties to the
     lower entry). It stops when no technique helps, when a cell is left with
-    no candidate, or after ``max_steps`` steps. Each technique keeps a stack of
+    no candidate, after ``max_steps`` steps, or once ``deadline`` (monotonic ns, looked at
+    every CLOCK_STEPS steps; NO_DEADLINE: never) has passed. Each technique keeps a stack of
     the entries to try: the entries a step touches go on top, and an entry
     tried since it last changed is skipped, so a step costs what it touches.
 
     Returns ``(status, technique, entry, info, change_off, change_var,
-    change_old, change_new)``: SOLVED, STUCK, CONTRADICTION or PAUSED; per
+    change_old, change_new)``: SOLVED, STUCK, CONTRADICTION, PAUSED or TIMED_OUT; per
     step its technique, entry and info; and its changes
     ``change_off[s]:change_off[s + 1]``, each a variable with its masks before
     and after.
@@ -599,6 +602,9 @@ def climb(runs, mask, max_steps, top, changed_var):
     while True:
         if n_steps == max_steps:
             status = PAUSED
+            break
+        if deadline != NO_DEADLINE and n_steps % CLOCK_STEPS == 0 and monotonic_ns() > deadline:
+            status = TIMED_OUT
             break
         found = -1
         k = -1

@@ -315,8 +315,8 @@ def test_too_many_solutions_to_print_exit_5_and_say_how_many(tmp_path):
     path.write_text(kn.format(FOUR_BLOCKS))
     out = run("solve", path)
     assert out.returncode == 5 and one_line(out) and out.stdout == ""
-    assert (f"kakuro-np: {path}: the puzzle has 110,075,314,176 solutions, too many to print; "
-            "use --limit N or --count\n") in out.stderr
+    assert (f"kakuro-np: {path}: the puzzle has 110,075,314,176 solutions, too many to print "
+            "(over 100 MB); use --limit N, --count or --force\n") in out.stderr
 
 
 def test_count_with_svg_draws_the_first_solution(tmp_path):
@@ -674,3 +674,44 @@ def test_a_grid_too_small_for_the_density_is_made_denser():
     # density of 1"; the layout is now kept denser than asked where no cut is left
     out = run("generate", "3", "3", "--seed", "1", "--to", "pipe")
     assert out.returncode == 0 and kn.parse(out.stdout).blank.sum() == 4
+
+
+#: 21 blocks of 2x2, each filled two ways: 2,097,152 solutions, whose array (750 MB) fits in
+#: ``kakuro()``'s memory but whose boxes would print about 2 GB.
+TWO_WAY_BLOCKS = [["x", (3, 0), (3, 0)] * 21, [(0, 3), "_", "_"] * 21, [(0, 3), "_", "_"] * 21]
+
+
+def test_solve_refuses_output_past_its_size_before_printing(tmp_path):
+    path = tmp_path / "blocks.txt"
+    path.write_text(kn.format(TWO_WAY_BLOCKS))
+    out = run("solve", path)
+    assert out.returncode == 5 and one_line(out) and out.stdout == ""
+    assert "2,097,152 solutions, too many to print (over 100 MB)" in out.stderr
+
+
+@pytest.mark.parametrize("how, printed", [
+    (["--json"], lambda out: len(json.loads(out)["solutions"])),
+    (["--to", "comma"], lambda out: out.count("11 11\n")),
+    ([], lambda out: out.count("solution ")),
+])
+def test_solve_prints_past_its_output_size_only_with_force_or_limit(monkeypatch, how, printed):
+    monkeypatch.setattr(cli, "MAX_OUTPUT", 2000)             # fewer than k3's 40 solutions
+    refused = run("solve", *how, PUZZLES / "k3.txt")
+    assert refused.returncode == 5 and one_line(refused)
+    assert (json.loads(refused.stdout).keys() == {"file", "name", "error", "exit"}
+            if how == ["--json"] else refused.stdout == "")
+    assert re.search(r"the puzzle has (40 solutions, )?too many (solutions )?to print "
+                     r"\((at least \d+; )?over 0.002 MB\)", refused.stderr)
+    for more in (["--force"], ["--limit", "40"]):
+        out = run("solve", *how, *more, PUZZLES / "k3.txt")
+        assert out.returncode == 0 and printed(out.stdout) == 40
+
+
+@pytest.mark.parametrize("fmt", ["jboxed", "backslash", "pipe", "comma", "json"])
+def test_solve_writes_several_solutions_as_a_stream_read_all_splits(fmt):
+    out = run("solve", "--limit", "2", "--to", fmt, PUZZLES / "k3.txt")
+    assert out.returncode == 0
+    back = kn.parse_all(out.stdout)
+    assert [p.given.tolist() for p in back] == kn.kakuro(PUZZLES / "k3.txt", limit=2).tolist()
+    if fmt == "json":                           # JSON lines: each line one document
+        assert [json.loads(line)["rows"] for line in out.stdout.splitlines()]

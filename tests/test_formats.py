@@ -349,3 +349,24 @@ def test_read_of_a_path_it_cannot_read_says_so(path, why, monkeypatch):
     monkeypatch.chdir(ROOT)
     with pytest.raises(kn.PuzzleError, match=f"^{re.escape(path)}: cannot read file: {why}$"):
         kn.read(path)
+
+
+@pytest.mark.parametrize("fmt", ["jboxed", "backslash", "pipe", "comma", "json"])
+def test_several_solutions_written_as_a_stream_read_back_one_by_one(fmt):
+    k3 = kn.read(PUZZLES / "k3.txt")
+    solutions = kn.kakuro(k3, limit=3)
+    text = "".join(kn.formats.stream.write_all(k3, fmt, solutions))
+    back = kn.parse_all(text)
+    assert len(back) == 3
+    for puzzle, solution in zip(back, solutions):
+        assert np.array_equal(puzzle.given, solution) and np.array_equal(puzzle.blank, k3.blank)
+    with pytest.raises(kn.PuzzleError, match="holds several grids"):
+        kn.parse(text)                          # never read as one glued grid
+    assert [p.shape for p in kn.parse_all(kn.format(k3, fmt))] == [k3.shape]
+
+
+def test_a_bad_grid_in_a_stream_is_named_by_its_line_in_the_whole_text(tmp_path):
+    text = "x ; 3 0\n0 3 ; _\n---\nx ; 3 0\n0 3 ; q\n"
+    (tmp_path / "s.txt").write_text(text)
+    with pytest.raises(kn.PuzzleError, match=r"s\.txt:5:7: unknown cell 'q'"):
+        kn.read_all(tmp_path / "s.txt")

@@ -69,8 +69,9 @@ def test_the_steer_score_is_the_grades_score(label, monkeypatch):
     draft = draft_of(p.blank, kn.kakuro(p)[0])
     mask = np.empty(len(draft.digit), np.int64)
     g = kn.grade(p)
-    assert grade_cost(draft, mask, N_TECHNIQUES, low, high) == 0
-    assert grade_cost(draft, mask, N_TECHNIQUES, g.score + 1, 100.0) == pytest.approx(1, abs=0.06)
+    assert grade_cost(draft, mask, N_TECHNIQUES, low, high, NO_DEADLINE) == 0
+    assert grade_cost(draft, mask, N_TECHNIQUES, g.score + 1, 100.0, NO_DEADLINE) == \
+        pytest.approx(1, abs=0.06)
 
 
 def test_an_unknown_grade_is_a_clear_error():
@@ -98,7 +99,7 @@ def random_draft(rows, cols, seed):
 @given(st.integers(4, 14), st.integers(4, 14), st.integers(0, 2**32 - 1))
 def test_a_climb_keeps_the_fill_a_solution_of_its_clues(rows, cols, seed):
     rng, blank, fill, draft = random_draft(rows, cols, seed)
-    score = lower_ambiguity(draft, seed, 20)
+    score = lower_ambiguity(draft, seed, 20, NO_DEADLINE)
     climbed = fill_of(draft, blank.shape)
     puzzle = clues_of(blank, climbed)
     assert satisfies(puzzle, climbed)

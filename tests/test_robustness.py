@@ -359,6 +359,20 @@ def test_a_count_within_the_budget_lists_every_solution(monkeypatch, quick):
     assert np.array_equal(kn.kakuro(k3), kn.kakuro(k3, limit=100)) and caps[1] == 41
 
 
+def test_without_a_limit_a_grid_whose_count_cannot_tell_is_refused_within_seconds(monkeypatch):
+    # the open 30x100 grid: its walk thrashes and Knuth's random descents meet no solution;
+    # kakuro() listed and counted past 150 s and 1.5 GB before any answer
+    from kakuro_np import solve
+    monkeypatch.setattr(solve, "DECIDE_SECONDS", 1.0)
+    grid = kn.read(Path(__file__).parents[1] / "bench" / "sets" / "open-30x100.txt")
+    kn.kakuro(grid, limit=1)                    # its kernels compiled: the decision alone is timed
+    started = time.perf_counter()
+    with pytest.raises(kn.TooManySolutions, match="could not tell within 1 s") as e:
+        kn.kakuro(grid)
+    assert e.value.at_least == 0 and e.value.count is None
+    assert time.perf_counter() - started < 60   # 1 s of counting, and the walk's first nodes
+
+
 def test_a_small_memory_budget_is_enforced_exactly():
     three_blocks = [["x", (3, 0), (3, 0), "x", (3, 0), (3, 0)],
                     [(0, 3), "_", "_", (0, 3), "_", "_"],

@@ -106,6 +106,7 @@ from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
 from .puzzlink import _parse_url, looks_like_url, parse_puzzlink, write_puzzlink
+from .stream import parse_all, read_all
 from .text import (_PLACES, MAX_TEXT, _Lines, _header_fields, _is_underscores, _no_puzzle, _tokens,
                    decode)
 
@@ -145,19 +146,25 @@ def read(source: str | os.PathLike[str], format: str | None = None) -> Puzzle:
     >>> read("2 2\\n- 3,\\n,3 0").given.tolist()
     [[0, 0], [0, 0]]
     """
-    name = None
-    if isinstance(source, os.PathLike) or (
-            isinstance(source, (str, bytes)) and _looks_like_path(source)):
-        name = os.fsdecode(source)
-        try:
-            with open(name, "rb") as f:
-                source = f.read(MAX_TEXT + 1)
-        except OSError as e:
-            raise PuzzleError(f"cannot read file: {e.strerror}", source=name) from None
+    text, name = source_text(source)
     try:
-        return parse(source, format=format)
+        return parse(text, format=format)
     except PuzzleError as e:
         raise e.with_source(name) if name is not None else e
+
+
+def source_text(source) -> tuple:
+    """``(text, name)``: what ``read`` parses, and the file's name, or None for text (a
+    path's first MAX_TEXT + 1 bytes, for the readers to refuse a larger file)."""
+    if not (isinstance(source, os.PathLike) or (
+            isinstance(source, (str, bytes)) and _looks_like_path(source))):
+        return source, None
+    name = os.fsdecode(source)
+    try:
+        with open(name, "rb") as f:
+            return f.read(MAX_TEXT + 1), name
+    except OSError as e:
+        raise PuzzleError(f"cannot read file: {e.strerror}", source=name) from None
 
 
 def _looks_like_path(source) -> bool:
@@ -232,7 +239,23 @@ def parse(text: str, format: str | None = None) -> Puzzle:
     text = decode(text)
     if not text or text.isspace():
         raise _no_puzzle()
-    return _reader(format or _detect(text))(text)
+    fmt = format or _detect(text)
+    _one_grid(text, fmt)
+    return _reader(fmt)(text)
+
+
+#: A line between two grids of a stream (``stream.SEPARATOR``), and two JSON objects a line each.
+_SEPARATOR_LINE = re.compile(r"^[ \t]*---[ \t]*\r?$", re.M)
+_JSON_LINES = re.compile(r"\}[ \t]*\r?\n[ \t\r\n]*\{")
+
+
+def _one_grid(text: str, fmt: str) -> None:
+    """Refuse a stream of several grids (``stream``): ``read_all`` reads those."""
+    found = _SEPARATOR_LINE.search(text) if fmt != "json" else _JSON_LINES.search(text)
+    if found:
+        line = text.count("\n", 0, found.start()) + 1 + (fmt == "json")
+        raise PuzzleError("this text holds several grids (a stream, as solve --to writes "
+                          "them); read them with read_all", line=line)
 
 
 def detect(text: str) -> str:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
-from ..core.codes import CONTRADICTION, OK, THRASHING, TIMED_OUT, WALKED, WITNESSED
+from ..core.codes import CONTRADICTION, OK, OVER_BUDGET, THRASHING, TIMED_OUT, WALKED, WITNESSED
 from ..core.jit import INT, NO_DEADLINE, grow, kernel, monotonic_ns
 from ..core.policy import CLOCK_AFTER, THRASH_NS
 from ..core.state import ROOT
@@ -164,20 +164,22 @@ def search(root, limit, store, deadline, check_after, checks):
     return Found(found, solutions[:found], nodes, OK)
 
 
-#: The types ``grade.count_fanouts`` calls ``count_fanouts`` with (see ``ahead``).
+#: The types ``ahead`` compiles ``count_fanouts`` with (it compiles ``walk_fanouts`` too).
 FANOUT_TYPES = (ROOT, INT)
 
 
 @kernel
-def count_fanouts(root, most):
-    """``(fan-outs, solutions)`` of the essay's fan-out from the fixpoint of ``force``.
+def walk_fanouts(root, most, deadline):
+    """``(fan-outs, solutions, status)`` of the essay's fan-out from the fixpoint of ``force``.
 
     Depth first, rows in lexicographic order, as ``search`` goes without its
-    checks; it stops before fan-out ``most + 1``.
+    checks. ``status`` is OK when the walk went through the whole tree (both
+    counts exact), OVER_BUDGET when it stopped before fan-out ``most + 1``, and
+    TIMED_OUT when ``deadline`` (monotonic ns) passed; then the counts are those so far.
     """
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
-        return 0, 0
+        return 0, 0, OK
     trail = trail_for(tables, live)
     fanouts = solutions = 0
     at_node = True
@@ -187,14 +189,23 @@ def count_fanouts(root, most):
             if k < 0:
                 solutions += 1
             elif fanouts == most:
-                break
+                return fanouts, solutions, OVER_BUDGET
             else:
                 fanouts += 1
                 open_level(trail, tables, live, k, True)
         emptied = step(trail, tables, live, 0)
         if emptied == WALKED:
-            break
+            return fanouts, solutions, OK
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            return fanouts, solutions, TIMED_OUT
         at_node = emptied < 0
+
+
+@kernel
+def count_fanouts(root, most):
+    """``(fan-outs, solutions)`` of ``walk_fanouts`` without a deadline: it stops before
+    fan-out ``most + 1``."""
+    fanouts, solutions, _ = walk_fanouts(root, most, NO_DEADLINE)
     return fanouts, solutions
 
 
