@@ -94,3 +94,21 @@ def test_reduce_never_removes_a_digit_some_solution_uses(case):
     if complete:  # forced digits are the digits every solution shares
         same = (sols == sols[0]).all(axis=0) & p.blank
         assert ((r.digits != 0) <= same).all()
+
+
+@SETTINGS
+@given(filled_puzzles(), st.data())
+def test_a_digit_given_leaves_exactly_the_solutions_that_agree_with_it(case, data):
+    puzzle, fill = case
+    assume(puzzle.blank.any())
+    cells = np.argwhere(puzzle.blank)
+    r, c = cells[data.draw(st.integers(0, len(cells) - 1))]
+    given = puzzle.given.copy()
+    given[r, c] = data.draw(st.integers(1, 9))
+    narrowed = puzzle.with_given(given)
+    every, complete = solutions_and_complete(puzzle)
+    assume(complete)
+    agree = every[every[:, r, c] == given[r, c]]
+    found = kn.kakuro(narrowed)                 # the same set; the fan-out's order may differ
+    assert sorted(map(bytes, found)) == sorted(map(bytes, agree))
+    assert kn.count(narrowed) == len(agree)

@@ -174,3 +174,18 @@ def test_knuths_estimate_of_k3_is_near_its_40_solutions():
     estimate = typical_estimate(model(PUZZLES / "k3.txt"))
     assert 0 < estimate < 3.5                     # 40 is 10 ** 1.6: within 2x10 either way
     assert power_of_ten(estimate).endswith(("e+00", "e+01", "e+02", "e+03"))
+
+
+def test_a_wrong_given_digit_found_while_the_tables_are_built_is_no_solution():
+    # pub-0372 with a 6 given at (4, 10): the build stops at the contradiction with some
+    # tables made; their offsets were passed on with no rows, and the model read past them
+    import json
+    from conftest import ROOT
+    with open(ROOT / "bench" / "sets" / "published.jsonl") as f:
+        grid = next(row["grid"] for row in map(json.loads, f) if row["name"] == "pub-0372")
+    puzzle = kn.parse(grid)
+    given = puzzle.given.copy()
+    given[4, 10] = 6
+    wrong = puzzle.with_given(given)
+    assert kn.kakuro(wrong, limit=2).shape[0] == 0 and kn.count(wrong) == 0
+    assert kn.reduce(wrong).status == "contradiction"

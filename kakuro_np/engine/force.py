@@ -523,14 +523,14 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     rows alive at the fixpoint are kept, in lexicographic order, packed in
     entry order. Returns ``(rows, tab_off, status, culprit)``: OK, or
     CONTRADICTION with the entry that emptied, OVER_BUDGET past ``max_rows``
-    rows, TIMED_OUT past ``deadline``.
+    rows, TIMED_OUT past ``deadline``; but with OK, no rows and empty tables.
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    empty = np.zeros((0, 9), np.int8)
+    empty, none = np.zeros((0, 9), np.int8), np.zeros(E + 1, np.int64)
     culprit = narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent)
     if culprit >= 0:
-        return empty, np.zeros(E + 1, np.int64), CONTRADICTION, culprit
+        return empty, none, CONTRADICTION, culprit
     # a heap of estimate * E + entry: the smallest estimate first, ties to the lower index
     heap = np.empty(4 * E + 1, np.int64)
     n_heap = np.int64(0)                        # not the literal 0: one compile of the heap
@@ -551,7 +551,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
-            return empty, start, TIMED_OUT, -1
+            return empty, none, TIMED_OUT, -1
         while True:                 # estimates only fall: re-rank a stale key
             key, n_heap = heap_pop(heap, n_heap)
             k = key % E
@@ -569,7 +569,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
             cell_masks[i] = mask[ent_var[a + i]]
         rows, n_new = gen_table(cell_masks[:L], ent_sum[k], rows, n_rows, max_rows)
         if n_new < 0:
-            return empty, start, OVER_BUDGET, -1
+            return empty, none, OVER_BUDGET, -1
         if rows.shape[0] > perm.shape[0]:
             perm = grow_unset(perm, rows.shape[0])
             pos = grow_unset(pos, rows.shape[0])
@@ -581,7 +581,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         nalive[k] = n_new - n_rows
         n_rows = n_new
         if nalive[k] == 0:
-            return empty, start, CONTRADICTION, k
+            return empty, none, CONTRADICTION, k
         enqueue(queue, inq, qstate, k)
         if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
@@ -590,12 +590,12 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
                             Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support),
                             True)
         if emptied >= 0:
-            return empty, start, CONTRADICTION, emptied
+            return empty, none, CONTRADICTION, emptied
     emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
                                no_index, support, no_perms),
                         Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support), True)
     if emptied >= 0:
-        return empty, start, CONTRADICTION, emptied
+        return empty, none, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
     keep = np.zeros(n_rows, np.bool_)
     for k in range(E):
