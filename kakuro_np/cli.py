@@ -4,9 +4,10 @@ Exit status (``EXIT_*``): 0 done, and also when the reader of stdout leaves earl
 (the output ends quietly, as Unix tools do); 1 a bug (internal error); 2 bad
 input or usage, or an output that cannot be written (a full disk says "no space
 left on device"), in one line on stderr, never a traceback; 3 and 4 from
-``check`` for several solutions and none; 5 when ``solve`` finds too many
-solutions to print; 124 for ``--timeout``; 130 for Ctrl-C, which stops at once;
-143 for SIGTERM to ``batch``, which ends its workers first. With several files,
+``check`` (and ``grade``, ``hint``, ``explain``) for several solutions and none;
+5 when ``solve`` finds too many solutions to print; 124 for ``--timeout``; 130 for
+Ctrl-C, which stops at once; 143 for SIGTERM to ``batch``, which ends its workers
+first. With several files,
 a file that fails is reported on stderr and the others still run; the status is
 the highest of any file's.
 
@@ -532,7 +533,7 @@ def cmd_explain(args) -> int:
     print(steps)
     if args.svg_steps:
         _svg_steps(puzzle, steps, args.svg_steps, _name(args.file), deadline)
-    return EXIT_OK
+    return EXIT_NONE if steps.status == "contradiction" else EXIT_OK
 
 
 def _svg_steps(puzzle, steps, folder: str, name: str, deadline=None) -> None:
@@ -896,9 +897,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "combinations, conversions and pictures.",
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
                "error, 2 bad input or an output that cannot be written (a full disk too), "
-               "3/4 from check, grade and hint (several solutions / none), 5 too many "
-               "solutions to print, "
-               "124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
+               "3/4 from check, grade and hint (several solutions / none; 4 from explain "
+               "too), 5 too many solutions to print, 124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
                "highest of any file's (a bad file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",

@@ -715,3 +715,11 @@ def test_solve_writes_several_solutions_as_a_stream_read_all_splits(fmt):
     assert [p.given.tolist() for p in back] == kn.kakuro(PUZZLES / "k3.txt", limit=2).tolist()
     if fmt == "json":                           # JSON lines: each line one document
         assert [json.loads(line)["rows"] for line in out.stdout.splitlines()]
+
+
+def test_explain_of_a_puzzle_with_no_solution_exits_4_as_hint_does(tmp_path):
+    path = tmp_path / "none.txt"
+    path.write_text("x ; 3 0 ; 3 0\n0 3 ; _ ; _\n0 5 ; _ ; _\n")      # 1+2 across, 5 below
+    explained, hinted = run("explain", path), run("hint", path)
+    assert explained.returncode == hinted.returncode == 4
+    assert "status: contradiction" in explained.stdout
