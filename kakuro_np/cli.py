@@ -633,7 +633,9 @@ def cmd_convert(args) -> int:
     deadline = deadline_ns(args.timeout)
     puzzle = _load(args.file, args.format)
     _left(deadline, "reading the puzzle")
-    text = formats.format(puzzle, args.to)
+    if args.style and args.to != "backslash":
+        raise PuzzleError(f"--style is a look of --to backslash, not of {args.to}")
+    text = formats.format(puzzle, args.to, style=args.style)
     _left(deadline, "converting the puzzle")
     if args.output:
         _write(args.output, text)
@@ -997,6 +999,10 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--to", choices=formats.FORMATS, required=True, metavar="FORMAT",
                    help="one of: " + ", ".join(formats.FORMATS))
+    p.add_argument("--style", choices=("kuroro", "underscores"),
+                   help="with --to backslash: kuroro (the default: a ROWS COLS TAB header, "
+                        "tabs, x blank) or underscores (no header, aligned columns, blanks "
+                        "as runs of _, as other solvers' .kakuro files)")
     p.add_argument("-o", "--output", metavar="PATH", help="write to a file (default stdout)")
     p.set_defaults(run=cmd_convert)
 

@@ -723,3 +723,14 @@ def test_explain_of_a_puzzle_with_no_solution_exits_4_as_hint_does(tmp_path):
     explained, hinted = run("explain", path), run("hint", path)
     assert explained.returncode == hinted.returncode == 4
     assert "status: contradiction" in explained.stdout
+
+
+def test_convert_writes_backslash_in_the_underscore_style_it_reads(tmp_path):
+    rust = tmp_path / "mini.kakuro"                 # a file in the style of the Rust solver's
+    rust.write_text("\\   2\\ 4\\ \\\n\\13 __ __ _\n\\    \\ __ \\\n")
+    out = run("convert", rust, "--to", "backslash", "--style", "underscores")
+    assert out.returncode == 0 and "TAB" not in out.stdout and "__" in out.stdout
+    assert kn.parse(out.stdout) == kn.read(rust)
+    assert run("convert", rust, "--to", "backslash").stdout.startswith("3 4 TAB\n")
+    wrong = run("convert", rust, "--to", "comma", "--style", "underscores")
+    assert wrong.returncode == 2 and one_line(wrong)

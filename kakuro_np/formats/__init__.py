@@ -327,8 +327,11 @@ def taking_text(verb):
     return verb_taking_text
 
 
-def format(puzzle: PuzzleLike, fmt: str = "jboxed", solution: np.ndarray | None = None) -> str:
+def format(puzzle: PuzzleLike, fmt: str = "jboxed", solution: np.ndarray | None = None, *,
+           style: str | None = None) -> str:
     """Write a puzzle as text in ``fmt``; given ``solution`` (H, W digits), its solved grid.
+    ``style`` picks a look of the backslash format (``backslash.BACKSLASH_STYLES``:
+    "kuroro", the default, or "underscores").
 
     Examples
     --------
@@ -353,6 +356,10 @@ def format(puzzle: PuzzleLike, fmt: str = "jboxed", solution: np.ndarray | None 
         puzzle = _solved(puzzle, solution)
     if fmt not in _WRITERS:
         raise _unknown_format(fmt)
+    if style is not None:
+        if fmt != "backslash":
+            raise ValueError(f"style= is a look of the backslash format, not of {fmt}")
+        return write_backslash(puzzle, style)
     return _WRITERS[fmt](puzzle)
 
 
