@@ -93,6 +93,8 @@ _helpers: dict[str, subprocess.Popen] = {}
 _owner: dict[str, int] = {}
 #: Called once, the first time a caller waits for a helper still at work (``when_waiting``).
 _on_wait = []
+#: The names ``cached`` found in the cache (or compiled) in this process: they stay so.
+_CACHED: set[str] = set()
 
 
 def when_waiting(say) -> None:
@@ -200,9 +202,15 @@ def _die_with_parent() -> None:
 
 
 def cached(name: str) -> bool:
-    """Whether every kernel of ``name`` is in the cache, or compiled in this process."""
-    return all(_holds(kernel.overloads, kernel, types) or is_cached(kernel, types)
-               for kernel, types in kernels_named(name))
+    """Whether every kernel of ``name`` is in the cache, or compiled in this process; once
+    true it is remembered for the process (``_CACHED``), so a warm call asks nothing."""
+    if name in _CACHED:
+        return True
+    found = all(_holds(kernel.overloads, kernel, types) or is_cached(kernel, types)
+                for kernel, types in kernels_named(name))
+    if found:
+        _CACHED.add(name)
+    return found
 
 
 def ready(names, deadline: int) -> None:
