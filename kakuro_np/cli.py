@@ -55,12 +55,12 @@ MAX_OUTPUT = 100 * 10 ** 6
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
 #: Without ``--limit``, the seconds ``check`` counts past a second solution towards CHECK_CAP:
-#: a big open grid's count to 1000 took 65 s where "two or more" took 3 s (2026-11-26).
+#: a big open grid's count to 1000 took 65 s where "two or more" took 3 s.
 CHECK_MORE_S = 2.0
 #: The line on stderr when a run waits for kernels not compiled yet (after an install or an
 #: edit of the kernels' sources, the cache guard) and the essay did not answer meanwhile
 #: (``first_run``): a first ``solve --limit 1`` of a 30x100 open grid took 160 s on 2 cores
-#: (bench/README, 2026-11-26); ``kakuro-np compile`` fills the whole cache.
+#: (bench/README); ``kakuro-np compile`` fills the whole cache.
 COMPILING = ("kakuro-np: compiling the solver once, a minute or more (later runs load it "
              "from the cache; `kakuro-np compile` does it all ahead)")
 

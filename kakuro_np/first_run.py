@@ -1,7 +1,7 @@
 """A first run's answer while the kernels compile: the essay, in numpy, for a few seconds.
 
 On an empty cache the engine's kernels take half a minute or more to compile
-(bench/README, issue 48). Most puzzles people solve do not need them: the
+(bench/README). Most puzzles people solve do not need them: the
 essay's verbs in plain numpy (``essay``: the same tables, the same fixpoint and
 the same fan-out, so the same solutions in the same order) solve a published
 puzzle in a few milliseconds to a tenth of a second. So when the kernels a

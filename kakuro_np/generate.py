@@ -391,7 +391,7 @@ def anneal_ambiguity(draft, seed, steps, hot, cold, shift, deadline):
     ``exp(-x / t)``, the temperature ``t`` falling geometrically from ``hot``
     to ``cold``. Where the greedy climb (``lower_ambiguity``) stalls on a
     writer's layout at hundreds of candidates and 10**4-10**5 solutions, this
-    ends near a hundred and tens of solutions (bench/README, session 30).
+    ends near a hundred and tens of solutions (bench/README).
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
@@ -667,7 +667,7 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     a swap such as a 2x2 of cells whose four runs hold them all (a + k, b - k, c - k,
     d + k keeps every sum), and the changes they like best often leave as many
     solutions as before. On published-style layouts where kicks by ambiguity found no
-    unique filling in 30 s, these find one in a few seconds (bench/README, session 30)."""
+    unique filling in 30 s, these find one in a few seconds (bench/README)."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
     changes = []
     for cell in rng.permutation(flat):

@@ -339,7 +339,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     count and learning turns, and the essay's walk is to start from the
     solution) the first round is the hunt's alone and learning starts a round
     later: the walk goes faster from a hunt's solution than from clause
-    learning's (bench/README, 2026-11-25).
+    learning's (bench/README).
 
     Examples
     --------

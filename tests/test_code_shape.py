@@ -59,3 +59,14 @@ def test_no_import_cycle_at_the_top_level():
         if name not in done:
             visit(name, [name])
     assert cycles == []
+
+
+def test_the_code_says_what_not_when():
+    """No line of the package dates itself or names a session or an issue: history lives in
+    the commits and bench/README, not in docstrings."""
+    import re
+    when = re.compile(r"session \d|issue \d|20\d\d-\d\d-\d\d")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*"))
+             if path.suffix in (".py", ".md", ".js", ".html")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if when.search(line)]
+    assert found == []

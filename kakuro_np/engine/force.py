@@ -37,7 +37,7 @@ INDEX_MIN = 128
 #: ... the smallest first, up to this many index entries in all (128 MiB of int32). The
 #: 30x100 open grid of bench/open_grids.py needed 29 M: at 2**24 only its six biggest tables
 #: were indexed, and a node scanned 13,000 rows of the others (0.22 ms a hunt node; all
-#: indexed, 0.09 ms; bench/README, 2026-11-26). Its 77 permutation tables, 3.0 M of its
+#: indexed, 0.09 ms; bench/README). Its 77 permutation tables, 3.0 M of its
 #: 3.5 M rows, are now kept lazily and not indexed (``perms``): 3.1 M entries.
 INDEX_MAX_ENTRIES = 1 << 25
 

@@ -43,7 +43,7 @@ from .trail import (cell_trail_for, close_level, depth, open_cell_level, open_le
                     trail_for)
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the
-#: order of a tree decomposition (``decomposition_depths``): bench/README, 2026-11-24.
+#: order of a tree decomposition (``decomposition_depths``; bench/README).
 ORDERED_PIECE = 24
 #: ... on grids of at most this many entries (the decomposition takes E * E bytes).
 ORDERED_MOST_ENTRIES = 4096
@@ -383,8 +383,7 @@ def open_fan(members, tables, live, tally):
     cells already cut stays whole until the last of them is decided; a digit
     decides one cell, and the piece splits as soon as the decided cells cut it
     (``components``). Measured on exact counts of open grids: 2-2.7x fewer
-    seconds, and with ranks 12x12 and 14x14 grids past 400 s in 20 s (bench/README,
-    2026-11-24).
+    seconds, and with ranks 12x12 and 14x14 grids past 400 s in 20 s (bench/README).
     """
     if tally.rank.shape[0] > 0:
         v = ranked_cell(members, tables, live, tally.rank)
