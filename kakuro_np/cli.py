@@ -362,7 +362,7 @@ def _printed_bytes(puzzle, args) -> int:
 def cmd_solve(args) -> int:
     from . import formats
     from .render import boxed
-    from .formats.stream import write_all
+    from .formats import write_all
     from .solve import count_kernels, kakuro, kakuro_kernels
     from .tokens import backslash_clue
     from .svg import svg
@@ -900,8 +900,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
                "error, 2 bad input or an output that cannot be written (a full disk too), "
                "3/4 from check, grade and hint (several solutions / none; 4 from explain "
-               "too), 5 too many solutions to print, 124 timeout, 130 interrupted, 143 batch terminated; with several files, the "
-               "highest of any file's (a bad file is reported and the others still run).")
+               "too), 5 too many solutions to print, 124 timeout, 130 interrupted, 143 "
+               "batch terminated; with several files, the highest of any file's (a bad "
+               "file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=_Parser)

@@ -44,6 +44,7 @@ to stop) to give up with ``Timeout`` when a puzzle takes too long.
 
 from __future__ import annotations
 
+import math
 import time
 from itertools import combinations
 
@@ -178,7 +179,7 @@ def entries(puzzle):
     return cells, np.array(sums, np.int64)
 
 
-def csl(x, y):
+def csl(x, y, deadline=None):
     """The cross sums of one entry: every filling by distinct digits that adds up to ``x``.
 
     ``csl=: |: (#~ x = +/"1) (#~ *./@~:"1 *. x >: +/"1)@(,/)@:(,."0 _)&:>/ y``
@@ -189,6 +190,8 @@ def csl(x, y):
         The entry's sum; 0 means any digit (a lone unclued cell).
     y : list of int arrays
         Each cell's candidate digits, ascending.
+    deadline : float or callable, optional
+        As ``jposs``'s: looked at before each cell is put in front.
 
     Returns
     -------
@@ -204,6 +207,7 @@ def csl(x, y):
         return np.asarray(y[0], np.int8)[:, None]                # one cell, any candidate
     t = np.asarray(y[-1], np.int8)[:, None]                      # /: fold from the last cell
     for c in y[-2::-1]:
+        _check(deadline)
         c = np.asarray(c, np.int8)
         # ,/@:(,."0 _): each candidate of this cell in front of each row so far
         t = np.concatenate([np.repeat(c, len(t))[:, None], np.tile(t, (len(c), 1))], axis=1)
@@ -243,7 +247,8 @@ def jposs(x, y, deadline=None, max_rows=None):
     deadline : float or callable, optional
         A ``time.perf_counter()`` value; past it, raise ``Timeout``.
     max_rows : int, optional
-        Raise ``Timeout`` once the tables built hold more rows than this.
+        Raise ``Timeout`` before a table is built that could take the rows past this
+        (by its combinations times their orders, or its candidates' product).
 
     Returns
     -------
@@ -263,15 +268,24 @@ def jposs(x, y, deadline=None, max_rows=None):
         _check(deadline)
         counts = b.sum(axis=1)                                   # +/"1 b
         est = [np.prod(counts[x[j]], dtype=np.float64) for j in v]   # */@({&(+/"1 b))&> v{x
-        j = v.pop(int(np.argmin(est)))                           # (i.<./): fewest, first of ties
+        at = int(np.argmin(est))                                 # (i.<./): fewest, first of ties
+        j = v.pop(at)
         k = x[j]                                                 # k=. j{::x: its squares
-        t = csl(int(y[j]), [np.flatnonzero(b[i]) for i in k])    # t=. (j{y) csl <@I."1 k{b
+        if max_rows is not None and rows + _most_rows(int(y[j]), est[at], len(k)) > max_rows:
+            raise Timeout
+        t = csl(int(y[j]), [np.flatnonzero(b[i]) for i in k], deadline)  # t=. (j{y) csl <@I."1 k{b
         b[k] = allowed(t)                                        # b=. b k}~ (i.10) e."1 t
         p[j] = t                                                 # p=. p j}~ <t
         rows += len(t)
-        if max_rows is not None and rows > max_rows:
-            raise Timeout
     return p
+
+
+def _most_rows(total, candidates, length) -> float:
+    """The most rows a table of ``length`` cells with sum ``total`` can have: its
+    combinations times their orders, and at most the product of its ``candidates``."""
+    if total == 0:
+        return candidates
+    return min(candidates, math.factorial(length) * len(kc(total, length)))
 
 
 def force(x, y):

@@ -355,7 +355,7 @@ def test_read_of_a_path_it_cannot_read_says_so(path, why, monkeypatch):
 def test_several_solutions_written_as_a_stream_read_back_one_by_one(fmt):
     k3 = kn.read(PUZZLES / "k3.txt")
     solutions = kn.kakuro(k3, limit=3)
-    text = "".join(kn.formats.stream.write_all(k3, fmt, solutions))
+    text = "".join(kn.formats.write_all(k3, fmt, solutions))
     back = kn.parse_all(text)
     assert len(back) == 3
     for puzzle, solution in zip(back, solutions):

@@ -95,6 +95,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from typing import Iterator
 
 import numpy as np
 
@@ -106,7 +107,7 @@ from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
 from .puzzlink import _parse_url, looks_like_url, parse_puzzlink, write_puzzlink
-from .stream import parse_all, read_all
+from .stream import chunks, joined
 from .text import (_PLACES, MAX_TEXT, _Lines, _header_fields, _is_underscores, _no_puzzle, _tokens,
                    decode)
 
@@ -151,6 +152,47 @@ def read(source: str | os.PathLike[str], format: str | None = None) -> Puzzle:
         return parse(text, format=format)
     except PuzzleError as e:
         raise e.with_source(name) if name is not None else e
+
+
+def read_all(source: str | os.PathLike[str], format: str | None = None) -> list:
+    """The puzzles of a stream (several grids, as ``solve --to`` writes them; see
+    ``stream``) in a file (a path) or a text, as ``read`` reads one.
+
+    Examples
+    --------
+    >>> [p.shape for p in read_all("x ; 3 0\\n0 3 ; _\\n---\\nx ; 4 0\\n0 4 ; _\\n")]
+    [(2, 2), (2, 2)]
+    """
+    text, name = source_text(source)
+    try:
+        return parse_all(text, format=format)
+    except PuzzleError as e:
+        raise e.with_source(name) if name is not None else e
+
+
+def parse_all(text, format: str | None = None) -> list:
+    """The puzzles of a stream's text, in order; errors name the line in the whole text.
+
+    Examples
+    --------
+    >>> [p.shape for p in parse_all('{"rows": [["x", [3, 0]], [[0, 3], "_"]]}\\n'
+    ...                             '{"rows": [["x"]]}\\n')]
+    [(2, 2), (1, 1)]
+    """
+    found = []
+    for start, chunk in chunks(decode(text)):
+        try:
+            found.append(parse(chunk, format=format))
+        except PuzzleError as e:
+            raise PuzzleError(e.message, line=None if e.line is None else e.line + start,
+                              col=e.col, cell=e.cell) from None
+    return found
+
+
+def write_all(puzzle: PuzzleLike, fmt: str, solutions) -> Iterator[str]:
+    """Each of ``solutions`` of ``puzzle`` in format ``fmt``, as a stream ``read_all`` splits
+    (``stream.joined``)."""
+    return joined((format(puzzle, fmt, solution=s) for s in solutions), fmt, len(solutions))
 
 
 def source_text(source) -> tuple:
