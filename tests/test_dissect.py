@@ -147,11 +147,11 @@ def test_the_count_that_loses_a_race_is_stopped():
 
     started = time.monotonic()
     assert solve.first_of(endless, lambda runner: time.sleep(0.05) or 7) == (1, 7)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60      # not the endless count's hours
 
 
 def test_a_race_that_times_out_says_so_and_ends():
     started = time.monotonic()
     with pytest.raises(kn.SolveTimeout):
         kn.count(OPEN_BLOCK, timeout=3)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60      # not the count's hours

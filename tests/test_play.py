@@ -3,6 +3,7 @@
 import http.client
 import json
 import re
+import select
 import socket
 import threading
 import time
@@ -548,7 +549,8 @@ def test_a_slow_body_stalls_no_other_client(served, monkeypatch):
     """A socket that promises 100 bytes and sends 1 holds only its own request: the game is
     not locked while a body is read, and the socket gives up after READ_SECONDS (408)."""
     from kakuro_np.play import server as play_server
-    monkeypatch.setattr(play_server.Handler, "timeout", 3.0)
+    read_seconds = 6.0
+    monkeypatch.setattr(play_server.Handler, "timeout", read_seconds)
     host, port = served.server_address[:2]
     slow = socket.create_connection((host, port), timeout=30)
     head = [f"POST /api/move HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Length: 100",
@@ -556,12 +558,16 @@ def test_a_slow_body_stalls_no_other_client(served, monkeypatch):
     slow.sendall(("\r\n".join(head) + "\r\n\r\n{").encode())
     try:
         time.sleep(0.2)                                 # the slow request is being read
+        started = time.monotonic()
         for path, body in (("/api/state", None), ("/api/move", {"op": "digit", "cell": [1, 1],
                                                                  "digit": 1}),
                            ("/api/undo", {})):
-            started = time.monotonic()
             status, _ = ask(served, path, body)
-            assert status == 200 and time.monotonic() - started < 1.0, path
+            assert status == 200, path
+        # all answered while the slow request is still read: a game locked meanwhile answers
+        # them only once it gives up, ``read_seconds`` after its last byte (each takes ms)
+        assert not select.select([slow], [], [], 0)[0], "the slow request ended first"
+        assert time.monotonic() - started < read_seconds / 2
         answer = http.client.HTTPResponse(slow)
         answer.begin()
         assert answer.status == 408 and "longer than" in json.loads(answer.read())["error"]
@@ -574,26 +580,29 @@ def test_a_long_answer_holds_no_lock(served, monkeypatch):
     """While a hint is worked out, other requests are answered at once; the hint comes back
     after the time limit with a message, and the board it was asked of is left alone."""
     import kakuro_np.play.game as game_module
-    release = threading.Event()
+    release, working = threading.Event(), threading.Event()
 
     def slow_hint(board, solutions=None, seconds=None):
-        release.wait(30)
+        working.set()
+        release.wait(60)
         return game_module.STUCK
 
     monkeypatch.setattr(game_module, "hint_of", slow_hint)
-    served.game.answer_seconds = 1.0
+    served.game.answer_seconds = answer_seconds = 5.0
     answers = []
     asking = threading.Thread(target=lambda: answers.append(ask(served, "/api/hint", {})))
     asking.start()
     try:
-        time.sleep(0.2)
+        assert working.wait(60)                         # the hint is being worked out
         started = time.monotonic()
         status, state = ask(served, "/api/move", {"op": "digit", "cell": [1, 1], "digit": 1})
         assert status == 200 and state["digits"][1][1] == 1
-        assert time.monotonic() - started < 1.0
-        asking.join(30)
+        # at once: a lock held while the hint's request waits for it would hold the move
+        # until that request gives up, ``answer_seconds`` on (the move itself takes ms)
+        assert time.monotonic() - started < answer_seconds / 2
+        asking.join(60)
         status, state = answers[0]
-        assert status == 200 and "takes longer than 1 s" in state["message"]
+        assert status == 200 and f"takes longer than {answer_seconds:g} s" in state["message"]
         assert state["hint"] is None
     finally:
         release.set()

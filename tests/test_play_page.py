@@ -23,6 +23,11 @@ from conftest import PUZZLES, ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = ROOT / "tests" / "artifacts"
+#: How long any wait of a page (a selector, a function, a click, ``expect``) waits for its
+#: condition, in ms. The games here have no time limit: an answer comes when the work is
+#: done, which on a loaded machine compiling kernels (or sharing its cores) takes far
+#: longer than Playwright's defaults; a wait whose condition holds ends at once.
+PATIENCE_MS = 300_000
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright")
 pytestmark = [
@@ -33,11 +38,10 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser():
-    # The games here have no time limit: an answer comes when the work is done, which on a
-    # loaded machine compiling kernels takes far longer than expect's 5 s.
-    playwright_api.expect.set_options(timeout=120_000)
+    playwright_api.expect.set_options(timeout=PATIENCE_MS)
     with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     timeout=PATIENCE_MS)
         yield chromium
         chromium.close()
 
@@ -53,7 +57,8 @@ def open_page(browser, request):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(PATIENCE_MS)
+        page.set_default_navigation_timeout(PATIENCE_MS)
         page.goto(server.url)
         page.wait_for_selector("#grid .cell")
         pages.append(page)
@@ -235,6 +240,8 @@ def test_another_sites_page_cannot_drive_the_game(browser, open_page):
     evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
     threading.Thread(target=evil.serve_forever, daemon=True).start()
     other = browser.new_page()
+    other.set_default_timeout(PATIENCE_MS)
+    other.set_default_navigation_timeout(PATIENCE_MS)
     try:
         other.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
         said = other.evaluate("""async (url) => {

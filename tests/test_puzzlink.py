@@ -194,10 +194,10 @@ MALFORMED = [
 
 @pytest.mark.parametrize("url, words", MALFORMED, ids=range(len(MALFORMED)))
 def test_malformed_urls_name_their_place(url, words):
-    start = time.perf_counter()
+    start = time.thread_time()                  # the work, not the machine's load
     with pytest.raises(kn.PuzzleError) as info:
         kn.parse(url)
-    assert time.perf_counter() - start < 1.0
+    assert time.thread_time() - start < 1.0
     assert words in str(info.value)
     assert info.value.line is not None and info.value.col is not None
     with pytest.raises(kn.PuzzleError):

@@ -388,7 +388,7 @@ def test_timeout_raises_cleanly():
         with pytest.raises(kn.SolveTimeout):
             call(OPEN_BLOCK, timeout=0.3) if call is kn.count else call(OPEN_BLOCK, timeout=0.3,
                                                                           limit=10**7)
-        assert time.perf_counter() - started < 10
+        assert time.perf_counter() - started < 30       # not the hours of the whole count
     assert kn.reduce(OPEN_BLOCK, timeout=60).status == "stuck"
     with pytest.raises(ValueError, match="timeout"):
         kn.count(OPEN_BLOCK, timeout=-1)
@@ -399,10 +399,11 @@ def test_a_timeout_holds_where_each_node_is_slow():
     # clock, read once in 1024 nodes, let a 20 s timeout run 48 s. Since its checks learn
     # clauses, the whole answer takes about 1 s (0.96-1.10 s warm), so the timeout is 0.2 s.
     draft = kn.read(Path(__file__).parent / "data" / "draft-45-sums.txt")
-    started = time.perf_counter()
+    started, worked = time.perf_counter(), time.process_time()
     with pytest.raises(kn.SolveTimeout):
         kn.kakuro(draft, limit=2, timeout=0.2)
-    assert time.perf_counter() - started < 5
+    # the work past the deadline (a slow node's), however loaded the machine; and bounded
+    assert time.process_time() - worked < 5 and time.perf_counter() - started < 60
 
 
 def test_row_budget_raises_budget_error():

@@ -87,6 +87,8 @@ KERNELS = {
 AFTER = {"checks": ("count-checks", "proof-checks")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
+#: How much nicer than its caller a helper started for a call runs (``_helper``).
+BACKGROUND_NICE = 5
 _helpers: dict[str, subprocess.Popen] = {}
 #: name -> the pid of the process that started its helper: a process forked after (a batch
 #: worker) finds the helper in ``_helpers`` and waits for it without starting its own.
@@ -176,7 +178,7 @@ def start(*names: str) -> None:
         if name in _helpers or cached(name):
             continue
         try:
-            _helpers[name] = _helper(name)
+            _helpers[name] = _helper(name, background=True)
             _owner[name] = os.getpid()
         except OSError:                        # no interpreter to start: compile here
             continue
@@ -184,11 +186,24 @@ def start(*names: str) -> None:
             atexit.register(stop_all)
 
 
-def _helper(*names: str) -> subprocess.Popen:
-    """A helper process compiling ``names``; on Linux it dies with this process."""
+def _helper(*names: str, background: bool = False) -> subprocess.Popen:
+    """A helper process compiling ``names``; on Linux it dies with this process. A
+    ``background`` one (started for a call, while the essay may answer it) runs at a
+    lower priority (``BACKGROUND_NICE``), so that on a busy machine the essay's answer
+    comes first."""
     return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *names],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                            stderr=subprocess.DEVNULL,
+                            preexec_fn=_in_background if background else _die_with_parent)
+
+
+def _in_background() -> None:
+    """In a background helper before it starts: a lower priority, and death with its parent."""
+    try:
+        os.nice(BACKGROUND_NICE)
+    except (OSError, AttributeError):
+        pass
+    _die_with_parent()
 
 
 def _die_with_parent() -> None:
