@@ -38,7 +38,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .errors import SolveTimeout
+from .errors import SolveTimeout, seconds
 
 #: Subproblems per worker thread a distributed ``count``/``kakuro`` splits the tree into.
 #: Few and large: branches share pieces, and a worker's memo serves only its own tasks
@@ -182,7 +182,7 @@ def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
         for future in distributed.as_completed(futures):
             n = future.result()
             if n is None:
-                raise SolveTimeout(f"timed out after {timeout} s while counting, with "
+                raise SolveTimeout(f"timed out after {seconds(timeout)} s while counting, with "
                                    f"{total:,} solutions counted so far")
             total += n
             if total >= cap:
@@ -208,7 +208,7 @@ def solutions_on(client, task, m, cap, timeout, max_rows, tasks=None):
             try:
                 digits = future.result()
             except SolveTimeout:
-                raise SolveTimeout(f"timed out after {timeout} s with {found} solutions "
+                raise SolveTimeout(f"timed out after {seconds(timeout)} s with {found} solutions "
                                    f"joined; ask for fewer with limit= or count them with "
                                    f"count()") from None
             got.append(digits)

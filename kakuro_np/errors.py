@@ -163,5 +163,14 @@ class SolveTimeout(TimeoutError):
     """The work did not finish within ``timeout=`` seconds."""
 
 
+def seconds(timeout) -> str:
+    """A ``timeout=`` as a message says it: at most two decimals (``4.99`` for 4.992365).
+
+    >>> seconds(4.992365343), seconds(5), seconds(0.5)
+    ('4.99', '5', '0.5')
+    """
+    return f"{round(float(timeout), 2):g}"
+
+
 class BudgetError(RuntimeError):
     """The puzzle's tables would pass the row budget (``max_rows=``)."""

@@ -40,7 +40,7 @@ from .engine.walk.dissect import cut_ranks
 from .engine.walk.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
 from .engine.walk.search import fixpoint_masks, search
 from .engine.walk.split import row_children
-from .errors import SolveTimeout, TooManySolutions
+from .errors import SolveTimeout, TooManySolutions, seconds
 from .impossible import why_impossible
 from .puzzle import PuzzleLike
 
@@ -268,7 +268,7 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
             return found, digits
         checks.given[:] = 1 << (digits_any[0].astype(np.int64) - 1)
     if status == TIMED_OUT:
-        raise SolveTimeout(f"timed out after {timeout} s with {found} solutions found; "
+        raise SolveTimeout(f"timed out after {seconds(timeout)} s with {found} solutions found; "
                            f"ask for fewer with limit= or count them with count()")
     return found, digits
 
@@ -314,7 +314,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=None,
                 break
             memo[0] = grown(memo[0])
         if status == COUNT_TIMED_OUT:
-            raise SolveTimeout(f"timed out after {timeout} s with no {cap} solutions found")
+            raise SolveTimeout(f"timed out after {seconds(timeout)} s with no {cap} solutions found")
         return None if status == OUT_OF_NODES else masks
 
     masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found,
@@ -500,7 +500,7 @@ def _timed_out_counting(m, timeout) -> SolveTimeout:
     its kernel is not compiled or most random descents met no solution (a few
     milliseconds more)."""
     at_most = math.prod(POPCOUNT[m.mask].tolist())
-    said = (f"timed out after {timeout} s while counting; at most {_big(at_most)} solutions "
+    said = (f"timed out after {seconds(timeout)} s while counting; at most {_big(at_most)} solutions "
             f"(the product of the cells' candidates after forced moves)")
     estimate = typical_estimate(m) if ahead.cached("count") else -math.inf
     if estimate > -math.inf:
