@@ -2,7 +2,7 @@
 
 For every puzzle of the sets: ``kn.explain`` (best of 3), ``kn.grade`` and ``kn.hint``
 (one run each), timed wall-clock in this process after a warm-up. Prints a table and
-writes it as a section of ``bench/RESULTS.md`` (between the ``explain.py`` markers,
+writes it as a section of ``bench/RESULTS.md`` (between the ``explanation.py`` markers,
 which ``run.py`` keeps when it rewrites the file).
 
 Run: ``make bench-explain`` (or ``.venv/bin/python bench/explain.py [--quick]``).
@@ -18,8 +18,8 @@ import statistics
 import time
 
 import kakuro_np as kn
-from kakuro_np.grade import LABELS
-from kakuro_np.explain import LADDER
+from kakuro_np.grading import LABELS
+from kakuro_np.explanation import LADDER
 from kakuro_np.techniques import N_TECHNIQUES
 from sections import markers, write_section
 

@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 import kakuro_np as kn
-gen = importlib.import_module("kakuro_np.generate")   # the module (kn.generate is the function)
+gen = importlib.import_module("kakuro_np.generator")   # the module (kn.generate is the function)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sections import markers, write_section  # noqa: E402

@@ -20,7 +20,7 @@ import os
 import statistics
 
 import kakuro_np as kn
-from kakuro_np.grade import LABELS
+from kakuro_np.grading import LABELS
 from kakuro_np.techniques import N_TECHNIQUES
 from explain import best_of, load
 

@@ -46,35 +46,35 @@ import types  # noqa: E402
 from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads on first use
-    from .check import CheckResult, check
+    from .checking import CheckResult, check
     from .combos import kc
     from .engine.build.entries import entries
     from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
-    from .explain import Explanation, Step, explain, hint
+    from .explanation import Explanation, Step, explain, hint
     from .engine.force import force
     from .formats import as_puzzle, detect, format, parse, parse_all, read, read_all
     from .batch import Result, solve_many
-    from .generate import differences, generate
-    from .grade import Grade, grade
+    from .generator import differences, generate
+    from .grading import Grade, grade
     from .engine.build.jposs import jposs
     from .puzzle import Puzzle
     from .render import boxed
     from .solve import Reduction, count, kakuro, reduce
-    from .stats import stats
-    from .svg import svg
+    from .search_space import stats
+    from .drawing import svg
 
 #: The module each public name comes from: ``kakuro_np.<module>.<name>``.
 _HOME = {
-    "CheckResult": "check", "check": "check", "kc": "combos", "entries": "engine.build.entries",
+    "CheckResult": "checking", "check": "checking", "kc": "combos", "entries": "engine.build.entries",
     "BudgetError": "errors", "PuzzleError": "errors", "SolveTimeout": "errors",
-    "TooManySolutions": "errors", "Explanation": "explain", "Step": "explain",
-    "explain": "explain", "hint": "explain", "force": "engine.force", "as_puzzle": "formats",
+    "TooManySolutions": "errors", "Explanation": "explanation", "Step": "explanation",
+    "explain": "explanation", "hint": "explanation", "force": "engine.force", "as_puzzle": "formats",
     "detect": "formats", "format": "formats", "parse": "formats", "read": "formats",
     "read_all": "formats", "parse_all": "formats",
-    "Grade": "grade", "grade": "grade", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
+    "Grade": "grading", "grade": "grading", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
-    "stats": "stats", "generate": "generate", "differences": "generate",
-    "solve_many": "batch", "Result": "batch", "svg": "svg",
+    "stats": "search_space", "generate": "generator", "differences": "generator",
+    "solve_many": "batch", "Result": "batch", "svg": "drawing",
 }
 #: Stages that take a Puzzle, offered here taking text, a path or rows too.
 _TAKING_TEXT = {"entries"}
@@ -110,18 +110,3 @@ def __dir__():
     modules = {name for name, value in globals().items()
                if isinstance(value, types.ModuleType) and value.__name__.startswith(__name__ + ".")}
     return sorted(set(__all__) | modules | {"__version__", "__doc__", "__name__", "__file__"})
-
-
-class _Package(types.ModuleType):
-    """This package's module: a verb named like its module keeps the name."""
-
-    def __setattr__(self, name, value):
-        # Importing a submodule binds it on the package (kakuro_np.explain = <module>).
-        # Where a public verb has its module's name (explain, grade, check, stats),
-        # the package's name stays the verb's.
-        if name in _HOME and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

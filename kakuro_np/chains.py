@@ -76,7 +76,7 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS, deadline=NO_DEADLINE
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.explain import _board
+    >>> from kakuro_np.explanation import _board
     >>> p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
     >>> chain, tried = shortest_chain(_board(p).runs, np.array([3, 3, 7, 7], np.int64), 100)
     >>> chain.var, chain.digit, len(chain), tried
@@ -84,7 +84,7 @@ def shortest_chain(runs, mask, budget, max_links=MAX_LINKS, deadline=NO_DEADLINE
 
     Supposing (1, 1) is 2, one link ends it: the down 4 at (0, 1) can only be 1 + 3.
     """
-    from .check import _left
+    from .checking import _left
     found, tried = [], 0
     for v in np.flatnonzero(POPCOUNT[mask] > 1).tolist():
         for d in range(1, 10):
@@ -130,7 +130,7 @@ def pruned(runs, start, technique, entry, deadline=NO_DEADLINE) -> tuple:
     """The links ``(technique, entry)`` that still end in a contradiction from ``start``
     with as many as can be left out left out (each in turn, the first first), replayed
     (``replayed``); SolveTimeout once ``deadline`` (monotonic ns) has passed."""
-    from .check import _left
+    from .checking import _left
     links = replayed(runs, start, list(zip(technique.tolist(), entry.tolist())))
     i = 0
     while i < len(links[1]) - 1:

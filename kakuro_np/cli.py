@@ -365,7 +365,7 @@ def cmd_solve(args) -> int:
     from .formats import write_all
     from .solve import count_kernels, kakuro, kakuro_kernels
     from .tokens import backslash_clue
-    from .svg import svg
+    from .drawing import svg
     several = len(args.files) > 1
     if args.to == "puzzlink":                        # a usage error: before any solve
         raise PuzzleError(f"--to puzzlink: a puzz.link URL holds no digits, so no solution; "
@@ -438,7 +438,7 @@ def cmd_solve(args) -> int:
 def cmd_reduce(args) -> int:
     from .render import pencil
     from .solve import reduce
-    from .svg import svg
+    from .drawing import svg
     several = len(args.files) > 1
     if args.svg:
         _out_path(args.svg, args.files[0], several)  # a usage error: before any file
@@ -464,8 +464,8 @@ def _cells(cells) -> str:
 
 
 def cmd_check(args) -> int:
-    from .check import check
-    from .generate import differences
+    from .checking import check
+    from .generator import differences
     from .solve import kakuro, reduce
     _compile_ahead("hunt", "count")
 
@@ -525,7 +525,7 @@ def _check_count(puzzle, limit, timeout) -> tuple:
 
 def cmd_explain(args) -> int:
     from .engine.core.jit import deadline_ns
-    from .explain import explain
+    from .explanation import explain
     _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
     deadline = deadline_ns(args.timeout)
@@ -540,10 +540,10 @@ def _svg_steps(puzzle, steps, folder: str, name: str, deadline=None) -> None:
     """One picture per step in ``folder``: the candidates before it, its cells
     highlighted, the candidates it removes struck out, the digits it places in green;
     SolveTimeout once ``deadline`` (monotonic ns, None: never) has passed."""
-    from .check import _left
+    from .checking import _left
     from .engine.core.jit import NO_DEADLINE
-    from .explain import replay
-    from .svg import step_svg
+    from .explanation import replay
+    from .drawing import step_svg
     deadline = NO_DEADLINE if deadline is None else deadline
     try:
         os.makedirs(folder, exist_ok=True)
@@ -559,9 +559,9 @@ def _svg_steps(puzzle, steps, folder: str, name: str, deadline=None) -> None:
 
 
 def cmd_hint(args) -> int:
-    from .check import _left
+    from .checking import _left
     from .engine.core.jit import deadline_ns
-    from .explain import explain, hint
+    from .explanation import explain, hint
     _compile_ahead("climb")
     puzzle = _load(args.file, args.format)
     deadline = deadline_ns(args.timeout)
@@ -586,7 +586,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from .grade import grade
+    from .grading import grade
     _compile_ahead("climb", "fanouts")
 
     def one(i, path):
@@ -599,7 +599,7 @@ def cmd_grade(args) -> int:
 
 def cmd_stats(args) -> int:
     from .solve import power_of_ten
-    from .stats import stats
+    from .search_space import stats
 
     def sci(n: int) -> str:                     # exact ints past a float: 9 ** 1763
         return power_of_ten(math.log10(n), 3)
@@ -628,7 +628,7 @@ def cmd_convert(args) -> int:
     read, and written in time linear in them), so ``--timeout`` is looked at only once
     the puzzle is read and once its text is made, before anything is written."""
     from . import formats
-    from .check import _left
+    from .checking import _left
     from .engine.core.jit import deadline_ns
     deadline = deadline_ns(args.timeout)
     puzzle = _load(args.file, args.format)
@@ -645,9 +645,9 @@ def cmd_convert(args) -> int:
 
 
 def cmd_render(args) -> int:
-    from .generate import differences
+    from .generator import differences
     from .solve import kakuro, reduce
-    from .svg import svg
+    from .drawing import svg
     puzzle = _load(args.file, args.format)
     digits = candidates = None
     if args.solution:
@@ -674,12 +674,12 @@ def cmd_generate(args) -> int:
     import numpy as np
 
     from . import formats
-    from .check import _left
+    from .checking import _left
     from .engine.core.jit import deadline_ns
-    from .generate import generate
-    from .grade import grade
+    from .generator import generate
+    from .grading import grade
     from .render import boxed
-    from .svg import svg
+    from .drawing import svg
     from .tokens import backslash_clue
     layout = None
     if args.layout is not None:

@@ -181,7 +181,7 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         """A notebook's view: the puzzle drawn (``svg.svg``), its given digits bold."""
-        from .svg import svg
+        from .drawing import svg
         return svg(self)._repr_svg_()
 
     def __str__(self):

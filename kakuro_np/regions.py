@@ -73,7 +73,7 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width, *,
     Examples
     --------
     >>> from kakuro_np import Puzzle
-    >>> from kakuro_np.explain import _board
+    >>> from kakuro_np.explanation import _board
     >>> b = _board(Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"],
     ...                              [(0, 4), "_", "_"]]))
     >>> r = regions(b.packed.ent_off, b.ent_var, b.packed.ent_sum, b.packed.n_across,
@@ -83,7 +83,7 @@ def regions(ent_off, ent_var, ent_sum, n_across, var_cell, width, *,
 
     The down runs crossing the across 3 make 4 + 3, so their cells below it make 7 - 3.
     """
-    from .check import _left
+    from .checking import _left
     E = len(ent_sum)
     row, col = np.divmod(var_cell, width)
     runs_of = [ent_var[ent_off[k]:ent_off[k + 1]] for k in range(E)]
@@ -188,7 +188,7 @@ def region_step(regions, mask, var_run, memo=None, deadline=NO_DEADLINE) -> Regi
     each is not tried again until one of its cells changes. SolveTimeout once ``deadline``
     (monotonic ns) has passed (looked at for each region tried).
     """
-    from .check import _left
+    from .checking import _left
     memo = {} if memo is None else memo
     n = len(regions.found)
     if not n:

@@ -16,7 +16,7 @@ clue text: a clue's sums as ``(down, across)`` strings, ``""`` for a 0 sum.
 
 ``boxed`` and ``labels`` live in ``kakuro_np.tokens`` (below ``Puzzle``, which
 prints itself with them) and are re-exported here. The helpers ``kinds``,
-``clue_text``, ``decided``, ``marks`` and ``keypad`` are shared with ``kakuro_np.svg``.
+``clue_text``, ``decided``, ``marks`` and ``keypad`` are shared with ``kakuro_np.drawing``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from .tokens import boxed, labels  # noqa: F401  (re-exported: render is where pictures live)
 
 
-# -- helpers shared with svg.py ----------------------------------------------
+# -- helpers shared with drawing.py ----------------------------------------------
 
 #: Cell kinds, as ``kinds`` returns them.
 INACTIVE, CLUE, BLANK = 0, 1, 2

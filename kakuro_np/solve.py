@@ -952,7 +952,7 @@ class Reduction(NamedTuple):
     def _repr_svg_(self) -> str:
         """A notebook's view: the puzzle with the digits forced moves place and the
         candidates they leave as pencil marks (``svg.svg``)."""
-        from .svg import svg
+        from .drawing import svg
         return svg(self.puzzle, candidates=self.candidates)._repr_svg_()
 
 

@@ -6,7 +6,7 @@ import pytest
 import kakuro_np as kn
 from conftest import PUZZLES
 from kakuro_np.chains import MAX_LINKS, shortest_chain
-from kakuro_np.explain import LADDER, replay
+from kakuro_np.explanation import LADDER, replay
 from kakuro_np.techniques import NAMES, N_TECHNIQUES
 from test_explain import assert_follows_from_its_entry
 
@@ -66,7 +66,7 @@ def test_a_chains_links_replay_one_by_one_to_its_contradiction(grid):
 
 def test_the_chain_search_keeps_its_budget():
     p = kn.parse(CHAIN)
-    from kakuro_np.explain import _board
+    from kakuro_np.explanation import _board
     board = _board(p)
     runs = board.runs
     r = kn.explain(p, top=N_TECHNIQUES + 1)

@@ -14,7 +14,7 @@ from strategies import filled_puzzles
 from conftest import examples
 
 # The module, however kakuro_np's __init__ binds the name ``check``.
-check_mod = importlib.import_module("kakuro_np.check")
+check_mod = importlib.import_module("kakuro_np.checking")
 check = check_mod.check
 
 PUZZLES = pathlib.Path(__file__).resolve().parent.parent / "puzzles"

@@ -546,7 +546,7 @@ def test_generate_aims_at_a_grade_and_names_it_in_the_pictures(tmp_path):
 
 def test_the_command_lines_grades_are_the_librarys():
     from kakuro_np.cli import GRADE_LABELS
-    from kakuro_np.grade import LABELS
+    from kakuro_np.grading import LABELS
     assert GRADE_LABELS == LABELS
 
 

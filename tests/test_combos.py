@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.stats import COMBINATIONS
+from kakuro_np.search_space import COMBINATIONS
 
 ESSAY_18_IN_4 = """1 2 6 9
 1 2 7 8

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from conftest import PUZZLES, SAMPLES, examples
-from kakuro_np.explain import LADDER, replay
+from kakuro_np.explanation import LADDER, replay
 from kakuro_np.techniques import NAMES, N_TECHNIQUES, try_technique
 from strategies import filled_puzzles
 
@@ -224,7 +224,7 @@ def test_a_grade_rises_with_the_hardest_technique():
 
 def test_techniques_cover_the_ladder():
     assert len(NAMES) == N_TECHNIQUES == len(set(NAMES)) and LADDER[:N_TECHNIQUES] == NAMES
-    from kakuro_np.grade import LEVELS
+    from kakuro_np.grading import LEVELS
     assert set(LEVELS) == set(LADDER) == set(NAMES) | {"region sum", "x-wing", "chain"}
     assert [LEVELS[n] for n in LADDER] == sorted(LEVELS[n] for n in LADDER)
 
@@ -250,7 +250,7 @@ def test_published_style_puzzles_never_lose_their_solution():
 def test_grading_an_open_block_is_bounded():
     """A fully open 9x9 block (every clue 45): logic is stuck at once, and the fan-out count
     stops after FANOUT_WORK rows swept instead of walking an astronomical tree."""
-    from kakuro_np.grade import FANOUT_WORK
+    from kakuro_np.grading import FANOUT_WORK
     rows = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
     g = kn.grade(rows)
     assert (g.status, g.label, g.hardest) == ("stuck", "expert", None)

@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.generate import (KICK_COUNT_CAP, KICKS_AT_CAP, KICKS_WITHOUT_GAIN, ambiguity,
+from kakuro_np.generator import (KICK_COUNT_CAP, KICKS_AT_CAP, KICKS_WITHOUT_GAIN, ambiguity,
                                 anneal_ambiguity, cells_to_block, clues_of, differences,
                                 draft_of, fill_of, grade_cost, kick, lower_ambiguity,
                                 make_unique, random_fill, shifts)
 from kakuro_np.combos import POPCOUNT
 from kakuro_np.engine.core.jit import NO_DEADLINE
-from kakuro_np.grade import BANDS
+from kakuro_np.grading import BANDS
 from kakuro_np.techniques import N_TECHNIQUES
 from kakuro_np.layout import (SYMMETRIES, make_layout, orbits, run_lengths, well_formed)
 from strategies import satisfies
@@ -63,7 +63,7 @@ def test_a_requested_grade_is_the_grade_the_puzzle_gets(size, label, seed):
 def test_the_steer_score_is_the_grades_score(label, monkeypatch):
     # grade_cost's score (ladder_score of the ladder's steps) agrees with kn.grade (an
     # expert puzzle as the steer leaves it, before changes that take it past the ladder)
-    monkeypatch.setattr(importlib.import_module("kakuro_np.generate"), "BEYOND_TRIES", 0)
+    monkeypatch.setattr(importlib.import_module("kakuro_np.generator"), "BEYOND_TRIES", 0)
     p = kn.generate(10, 10, grade=label, seed=11)
     low, high = BANDS[label]
     draft = draft_of(p.blank, kn.kakuro(p)[0])
@@ -172,7 +172,7 @@ def test_a_kick_on_a_writers_layout_says_how_many_solutions_it_left(rows, cols, 
 
 
 def test_blocks_go_where_two_solutions_differ_or_where_cells_are_open(monkeypatch):
-    gen = importlib.import_module("kakuro_np.generate")
+    gen = importlib.import_module("kakuro_np.generator")
     p = kn.read("puzzles/k3.txt")                         # 40 solutions
     fill = kn.kakuro(p, limit=1)[0]
     draft = draft_of(p.blank, fill)
@@ -213,7 +213,7 @@ def test_a_writers_fill_is_given_up_when_kicks_stop_gaining(monkeypatch, lefts, 
     """A fill whose kicks count no fewer solutions than the fewest yet for
     KICKS_WITHOUT_GAIN kicks, or whose kicks find every change at KICK_COUNT_CAP for
     KICKS_AT_CAP kicks, is given up (None) for a new one."""
-    gen = importlib.import_module("kakuro_np.generate")
+    gen = importlib.import_module("kakuro_np.generator")
     said = iter(lefts)
     made = []
     monkeypatch.setattr(gen, "counted", lambda puzzle, cap, deadline: 2)

@@ -21,9 +21,9 @@ from kakuro_np.chains import shortest_chain
 from kakuro_np.engine.core.codes import OK, OVER_BUDGET, TIMED_OUT
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.search import walk_fanouts
-from kakuro_np.explain import _board, _regions, board_runs
-from kakuro_np.generate import draft_of, fill_of, kick, lower_ambiguity, random_fill, steer
-from kakuro_np.grade import BANDS, LABEL_TOP, Grade
+from kakuro_np.explanation import _board, _regions, board_runs
+from kakuro_np.generator import draft_of, fill_of, kick, lower_ambiguity, random_fill, steer
+from kakuro_np.grading import BANDS, LABEL_TOP, Grade
 from kakuro_np.layout import make_layout
 from kakuro_np.regions import region_step, regions
 from kakuro_np.solve import model
@@ -31,7 +31,7 @@ from kakuro_np.techniques import N_TECHNIQUES, climb
 from conftest import PUZZLES, ROOT
 from test_cli import run
 
-grade_module = importlib.import_module("kakuro_np.grade")
+grade_module = importlib.import_module("kakuro_np.grading")
 layout_module = importlib.import_module("kakuro_np.layout")
 K2, K3 = PUZZLES / "k2.txt", PUZZLES / "k3.txt"
 #: Logic is stuck at once on a fully open 9x9 block, and its fan-out tree is astronomical:

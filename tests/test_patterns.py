@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import ROOT, examples
-from kakuro_np.explain import _board, board_runs
+from kakuro_np.explanation import _board, board_runs
 from kakuro_np.patterns import needs, x_wing
 from strategies import filled_puzzles
 
@@ -37,7 +37,7 @@ def test_what_a_run_needs_is_in_every_filling(masks, total):
 
 
 def test_an_x_wing_opens_what_the_ladder_and_region_sums_leave():
-    from kakuro_np.explain import LADDER
+    from kakuro_np.explanation import LADDER
     p = kn.parse(XWING)
     assert kn.count(p, limit=2) == 1
     assert kn.explain(p, top=LADDER.index("x-wing")).status == "stuck"

@@ -298,7 +298,7 @@ def _layout_game(side=6, answer_seconds=0.2) -> Game:
 def test_a_fill_that_never_ends_in_time_is_given_up_after_a_few_asks(monkeypatch):
     """Each ask waits ``answer_seconds`` and says to ask again; the MOST_FILL_ASKS-th says
     the fill gave up (a 422), and so does every ask after."""
-    generate_module = importlib.import_module("kakuro_np.generate")
+    generate_module = importlib.import_module("kakuro_np.generator")
     release = threading.Event()
 
     def stuck(*args, **kwargs):
@@ -318,7 +318,7 @@ def test_a_fill_that_never_ends_in_time_is_given_up_after_a_few_asks(monkeypatch
 
 
 def test_a_fill_the_library_gives_up_on_is_given_up_at_once(monkeypatch):
-    generate_module = importlib.import_module("kakuro_np.generate")
+    generate_module = importlib.import_module("kakuro_np.generator")
 
     def too_hard(*args, **kwargs):
         raise SolveTimeout("timed out while making a puzzle unique")

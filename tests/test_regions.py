@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from conftest import examples
-from kakuro_np.explain import _board, _regions, board_runs
+from kakuro_np.explanation import _board, _regions, board_runs
 from kakuro_np.regions import _filled, region_step
 from kakuro_np.techniques import N_TECHNIQUES
 from strategies import filled_puzzles

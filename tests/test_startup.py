@@ -69,7 +69,7 @@ def test_every_public_name_loads_and_keeps_its_name():
     # Importing a submodule first (kakuro_np.solve imports kakuro_np.engine.build.entries, ...)
     # must not turn kn.entries, kn.force, kn.explain... into modules.
     code = """if True:
-        import kakuro_np.solve, kakuro_np.check, kakuro_np.grade, kakuro_np.stats
+        import kakuro_np.solve, kakuro_np.checking, kakuro_np.grading, kakuro_np.search_space
         import pickle
         import kakuro_np as kn
         from kakuro_np import *
@@ -78,7 +78,24 @@ def test_every_public_name_loads_and_keeps_its_name():
         cells, sums = kn.entries("puzzles/k3.txt")       # text, at the public layer
         print(names, len(sums), kn.explain.__module__, kn.formats.FORMATS[0], callable(force))
     """
-    assert child(code, ROOT).stdout.split() == ["[]", "40", "kakuro_np.explain", "jboxed", "True"]
+    assert child(code, ROOT).stdout.split() == ["[]", "40", "kakuro_np.explanation", "jboxed", "True"]
+
+
+def test_import_of_a_module_gives_the_module():
+    # No module is named like a public verb: ``import kakuro_np.grading as g`` is the module,
+    # and the verbs stay functions beside it.
+    modules = sorted(p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_"))
+    assert not set(modules) & set(kn.__all__)
+    code = f"""if True:
+        import importlib, types
+        import kakuro_np as kn
+        import kakuro_np.grading as grading
+        for name in {modules!r}:
+            assert isinstance(importlib.import_module("kakuro_np." + name), types.ModuleType)
+            assert isinstance(getattr(kn, name), types.ModuleType), name
+        print(grading.Grade is kn.Grade, callable(kn.grade), callable(kn.explain))
+    """
+    assert child(code, ROOT).stdout.split() == ["True", "True", "True"]
 
 
 def test_the_lazy_names_match_the_type_checking_imports():
@@ -199,7 +216,7 @@ def test_below_the_readers_nothing_reads_text():
     # (svg, render), which write and read nothing, but never the readers.
     assert not reaches("kakuro_np.puzzle") & {"kakuro_np.formats"}
     for low in {"kakuro_np.tokens", "kakuro_np.engine.build.entries"} & set(graph):
-        assert not reaches(low) & {"kakuro_np.formats", "kakuro_np.render", "kakuro_np.svg"}, low
+        assert not reaches(low) & {"kakuro_np.formats", "kakuro_np.render", "kakuro_np.drawing"}, low
 
 
 # -- the cache guard -----------------------------------------------------------------
@@ -298,7 +315,7 @@ def test_the_kernels_sources_are_those_that_compile_and_what_they_import():
     sources = jit.kernel_sources()
     for rel in ("engine/force.py", "engine/core/jit.py", "techniques.py", "combos.py", "errors.py"):
         assert rel in sources                  # compiles kernels, or kernels import from it
-    for rel in ("play/server.py", "formats/text.py", "cli.py", "batch.py", "svg.py"):
+    for rel in ("play/server.py", "formats/text.py", "cli.py", "batch.py", "drawing.py"):
         assert rel not in sources              # no kernel can read these
 
 

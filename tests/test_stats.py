@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from conftest import PUZZLES, examples
-from kakuro_np.stats import COMBINATIONS, stats
+from kakuro_np.search_space import COMBINATIONS, stats
 from strategies import filled_puzzles
 
 # U2 by hand: across 10 in 2 -> {1,2,3,4,6,7,8,9}, across 11 in 2 -> {2..9},

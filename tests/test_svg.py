@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.explain import explain, replay
-from kakuro_np.svg import HIGHLIGHT, PLACED_INK, STRUCK_INK, SVG_NS, svg, write_svg
+from kakuro_np.explanation import explain, replay
+from kakuro_np.drawing import HIGHLIGHT, PLACED_INK, STRUCK_INK, SVG_NS, svg, write_svg
 
 SAMPLES = sorted((pathlib.Path(__file__).resolve().parent.parent / "puzzles").glob("k[0-9].txt"))
 TEXT, G, PATH = f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}g", f"{{{SVG_NS}}}path"
@@ -462,7 +462,7 @@ def test_steps_that_draw_themselves_still_pickle_and_compare_as_steps():
 def test_a_region_sum_is_outlined_and_a_chains_links_are_numbered():
     from test_chains import CHAIN
     from test_regions import REGION
-    from kakuro_np.svg import OUTLINE_INK, step_svg
+    from kakuro_np.drawing import OUTLINE_INK, step_svg
     steps = explain(kn.parse(REGION))
     i = next(i for i, s in enumerate(steps) if s.technique == "region sum")
     root = parse(step_svg(steps.puzzle, steps[i], replay(steps.start, steps[:i])))

@@ -587,7 +587,7 @@ class Game:
     # -- the solver's answers ---------------------------------------------------
     def check(self) -> dict:
         """Mark the digits no solution has; say how the digits stand."""
-        from ..check import check
+        from ..checking import check
         until = self._until()
         b, version, puzzle = self._played("the check")
         result = self._ask("the check", _board_key(b),
@@ -801,7 +801,7 @@ class Game:
         what the library raised (a layout that breaks a rule: a ``PuzzleError``)."""
         import hashlib
 
-        from ..generate import generate
+        from ..generator import generate
         seed = int.from_bytes(hashlib.sha256(board.blank.tobytes()).digest()[:8], "little")
         seconds = self.work_seconds
 
@@ -925,7 +925,7 @@ def analyse(board: Board, seconds=None) -> tuple:
     >>> status["text"], complete
     ('unique, easy (10.1)', True)
     """
-    from ..grade import grade
+    from ..grading import grade
     from ..solve import kakuro
     if board.mode == "create":
         n = sums_to_type(board)
@@ -962,7 +962,7 @@ def hint_of(board: Board, solutions=None, seconds=None):
     """The hint for ``board`` as the contract's dict, or ``STUCK``: a "mistake" when the
     pencil marks leave out a digit of the one solution (``solutions``, when known),
     else ``explain.hint`` from the digits and marks (SolveTimeout past ``seconds``)."""
-    from ..explain import hint
+    from ..explanation import hint
     candidates = None
     if board.marks.any():
         candidates = np.where((board.marks.any(axis=2) & (board.digits == 0))[:, :, None],

@@ -33,7 +33,7 @@ from .engine.core import ahead
 from .engine.core.codes import OK, TIMED_OUT
 from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
 from .engine.walk.search import walk_fanouts
-from .explain import logic_summary
+from .explanation import logic_summary
 from .puzzle import PuzzleLike
 from .techniques import NAMES
 
@@ -150,7 +150,7 @@ def grade(grid: PuzzleLike, *, timeout: float | None = None) -> Grade:
     >>> g.techniques
     {'no repeats': 4, 'lone square': 1, 'unique combination': 2}
     """
-    from .check import _left
+    from .checking import _left
     from .formats import as_puzzle
     deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
@@ -208,7 +208,7 @@ def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
     >>> count_fanouts([["x", (3, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 3), "_", "_"]])
     (1, 2, True)
     """
-    from .check import _left
+    from .checking import _left
     from .solve import model
     m = model(puzzle, deadline=deadline)
     if m.status != OK:                          # the tables' build proved there is none
@@ -224,7 +224,7 @@ def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
 def counted_solutions(puzzle, deadline=NO_DEADLINE) -> int:
     """The solutions of ``puzzle`` counted up to 2 (``count(limit=2)``, what ``check``
     counts first); past ``deadline`` (monotonic ns), SolveTimeout saying it was grading."""
-    from .check import _left
+    from .checking import _left
     from .errors import SolveTimeout
     from .solve import count
     try:

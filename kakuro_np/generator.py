@@ -50,7 +50,7 @@ from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError, SolveTimeout
-from .grade import BANDS, LABEL_TOP, LABELS, ladder_score
+from .grading import BANDS, LABEL_TOP, LABELS, ladder_score
 from .layout import (DEFAULT_DENSITY, checked_layout, cut_allowed, fix_one, keep_largest_region,
                      make_layout, orbits, row_runs, set_orbit)
 from .puzzle import Puzzle, PuzzleLike
@@ -209,7 +209,7 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     With ``rng``, the hunt starts from random weights (1-2 per entry), so that calls on
     a puzzle whose ambiguity lies in several separate places find pairs of solutions
     that differ in any of them, not always in the same one."""
-    from .check import _left
+    from .checking import _left
     from .engine.core import ahead
     from .engine.walk.anyorder import any_solutions
     from .solve import model
@@ -545,7 +545,7 @@ def make_unique(blank, fill, orbit, rng, min_run, density, *, climb_stall=CLIMB_
     as drawn (kicks and blocks alone; see ``bench/generate.py``).
     """
     kicks, fewest, no_gain = 0, KICK_COUNT_CAP + 1, 0
-    from .check import _left
+    from .checking import _left
     for _ in range(max(int(ROUNDS_PER_CELL * blank.sum()), 2)):
         _left(deadline, DOING)                      # SolveTimeout once past the deadline
         draft = draft_of(blank, fill)
@@ -608,7 +608,7 @@ def beyond_the_ladder(blank, fill, rng, deadline=NO_DEADLINE) -> np.ndarray | No
     ``fill`` whose clues still have one solution, which the ladder leaves stuck and
     ``explain`` finishes with region sums, x-wings or chains; None after BEYOND_TRIES
     random changes. SolveTimeout past ``deadline``."""
-    from .check import _left
+    from .checking import _left
     from .techniques import N_TECHNIQUES
     draft = draft_of(blank, fill)
     for _ in range(BEYOND_TRIES):
@@ -631,7 +631,7 @@ def beyond_the_ladder(blank, fill, rng, deadline=NO_DEADLINE) -> np.ndarray | No
 def logic_status(puzzle, top, deadline) -> str:
     """Where the solve by logic with the first ``top`` techniques leads (``logic_summary``);
     past ``deadline``, SolveTimeout saying the generator was making a puzzle unique."""
-    from .explain import logic_summary
+    from .explanation import logic_summary
     try:
         return logic_summary(puzzle, top=top, deadline=deadline)[0]
     except SolveTimeout:
@@ -678,7 +678,7 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
             changes.extend(((v, dv), (u, du)) for v, dv, u, du in shifts(draft, v))
     if not changes:
         return 0
-    from .check import _left
+    from .checking import _left
     if blank is None:
         mask = np.empty(len(draft.digit), np.int64)
         weighed = []
@@ -756,7 +756,7 @@ def solutions_up_to(blank, draft, cap, deadline=NO_DEADLINE) -> int:
 def counted(puzzle, cap, deadline) -> int:
     """``count(puzzle, limit=cap)``; past ``deadline``, SolveTimeout saying the generator
     was making a puzzle unique (the count's own message speaks of its own work)."""
-    from .check import _left
+    from .checking import _left
     from .solve import count
     try:
         return count(puzzle, limit=cap, timeout=_left(deadline, DOING))
@@ -768,7 +768,7 @@ def steer_to(label, draft, rng, shape, deadline=NO_DEADLINE):
     """``(cost, open cells)``: ``steer`` the draft toward the grade ``label``, and the
     ``(n, 2)`` cells the label's techniques leave open after it; SolveTimeout past
     ``deadline`` (monotonic ns)."""
-    from .check import _left
+    from .checking import _left
     top, (low, high) = LABEL_TOP[label], BANDS[label]
     cost = steer(draft, rng.integers(1 << 31), STEER_STALL, top, low, high, deadline)
     _left(deadline, DOING)                          # a steer past the deadline stopped early
@@ -871,7 +871,7 @@ def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
                   climb_stall=CLIMB_STALL, label=None, deadline=NO_DEADLINE):
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
     climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
-    from .check import _left
+    from .checking import _left
     orbit = orbits(rows, cols, symmetry)
     for drawn in range(1, tries + 1):
         _left(deadline, DOING)

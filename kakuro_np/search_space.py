@@ -101,7 +101,7 @@ def stats(grid: PuzzleLike, *, timeout: float | None = None) -> Stats:
     >>> s["white_cells"], s["U1"], s["U2"], s["after_forced"], s["sums"]
     (4, 6561, 4, 1, [3, 4, 4, 3])
     """
-    from .check import _left
+    from .checking import _left
     from .engine.core.jit import deadline_ns
     from .formats import as_puzzle
     from .solve import reduce

@@ -81,7 +81,7 @@ class DrawnStep(Step):
         at = vars(self).get("_at")
         if at is None:                          # made anew, e.g. by ``_replace``
             return None
-        from .svg import step_svg
+        from .drawing import step_svg
         puzzle, start, steps, i = at
         before = None if start is None else replay(start, steps[:i])
         return step_svg(puzzle, self, before, title=str(self))._repr_svg_()
@@ -122,7 +122,7 @@ class Explanation(list):
         HTML_STEPS steps as a numbered list."""
         from html import escape
 
-        from .svg import svg
+        from .drawing import svg
         shown = self[:HTML_STEPS]
         more = len(self) - len(shown)
         return (svg(self.puzzle, candidates=self.candidates)._repr_svg_()
@@ -255,7 +255,7 @@ _STATUS = {SOLVED: "solved", STUCK: "stuck", CONTRADICTION: "contradiction", PAU
 def _said(board, cells, state, records, deadline=NO_DEADLINE) -> list:
     """The ``Step`` of each record of ``_logic``, in order, ``state`` (digit sets) moving
     past each; SolveTimeout once ``deadline`` (monotonic ns) has passed."""
-    from .check import _left
+    from .checking import _left
     steps = []
     for kind, record in records:
         if kind != "climb":
@@ -278,7 +278,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None, deadline=NO_DEADLINE
     it ends. SolveTimeout once ``deadline`` (monotonic ns) has passed: each stage looks
     at the clock (the ladder's climb, the region sums, the chains' suppositions)."""
     from .chains import MAX_SUPPOSITIONS, shortest_chain
-    from .check import _left
+    from .checking import _left
     from .formats import as_puzzle
     from .patterns import x_wing
     from .regions import region_step
@@ -799,7 +799,7 @@ def hint(grid: PuzzleLike, *, candidates: np.ndarray | None = None, check_digits
     >>> print(hint([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]))
     no solution: The puzzle has no solution: the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17).
     """
-    from .check import _left
+    from .checking import _left
     from .formats import as_puzzle
     deadline = deadline_ns(timeout)
     puzzle = as_puzzle(grid)
@@ -816,7 +816,7 @@ def _mistake(puzzle, deadline=NO_DEADLINE):
     """A "mistake" step when no solution agrees with every given digit, a "no solution"
     step when the puzzle has none without them either, else None (SolveTimeout past
     ``deadline``, monotonic ns)."""
-    from .check import _left, check
+    from .checking import _left, check
     from .solve import count
     if count(puzzle, limit=1, timeout=_left(deadline)):
         return None
@@ -840,7 +840,7 @@ def _mistake(puzzle, deadline=NO_DEADLINE):
 def _no_solution(puzzle, deadline=NO_DEADLINE):
     """The "no solution" step of a puzzle that has none: why, from forced moves where they
     find the run that cannot be filled."""
-    from .check import _left
+    from .checking import _left
     from .solve import reduce
     r = reduce(puzzle.with_given(None), timeout=_left(deadline))
     why = (r.reason if r.status == "contradiction" and r.reason else
