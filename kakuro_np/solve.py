@@ -42,7 +42,7 @@ from .engine.walk.search import fixpoint_masks, search
 from .engine.walk.split import row_children
 from .errors import SolveTimeout, TooManySolutions, seconds
 from .impossible import why_impossible
-from .puzzle import PuzzleLike
+from .puzzle import Puzzle, PuzzleLike
 
 #: Default budget on the memory that ``kakuro()`` without a limit may fill with solutions.
 MAX_BYTES = 1 << 30
@@ -72,8 +72,7 @@ def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
 
     Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
     """
-    from .formats import as_puzzle
-    return build(as_puzzle(grid), max_rows, deadline)
+    return build(_puzzle(grid), max_rows, deadline)
 
 
 def _limit(limit) -> int:
@@ -128,46 +127,62 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
     """
     if order not in ("essay", "any"):
         raise ValueError(f"order must be 'essay' or 'any', got {order!r}")
-    deadline = deadline_ns(timeout)
-    cap = _limit(limit)
+    deadline, cap, puzzle = deadline_ns(timeout), _limit(limit), _puzzle(grid)
     kernel, = kakuro_kernels(limit, order)
     if scheduler is None:                   # an empty cache: the essay may answer meanwhile
-        grid, answer = _while_compiling(grid, ("model", kernel), cap, deadline, max_rows,
-                                        max_bytes if limit is None else None)
+        answer = _while_compiling(puzzle, ("model", kernel), cap, deadline, max_rows,
+                                  max_bytes if limit is None else None)
         if answer is not None:
             return answer[0]
     ahead.ready(("model", kernel), deadline)    # with a deadline, compiled in it, in helpers
-    m = model(grid, max_rows, deadline)
-    H, W = m.puzzle.shape
+    m = build(puzzle, max_rows, deadline)       # stages 1-3: entries, tables, forced moves
     if m.status != OK or cap == 0:
-        return np.zeros((0, H, W), np.int8)
-    ahead.ready((kernel,), deadline)        # the command line may compile it ahead
+        return np.zeros((0, *puzzle.shape), np.int8)
+    if kernel == "any":                         # stage 4: the fan-out, or a hunt in any order
+        found, digits = _any_solutions(m, cap, deadline, timeout)
+    elif scheduler is not None:
+        found, digits = _on_cluster(m, scheduler, cap, limit is None, deadline, timeout,
+                                    max_rows, max_bytes)
+    elif limit is None:                         # bounded by max_bytes instead
+        found, digits = _all_within(m, lambda cap, checked=True: essay_solutions(
+            m, cap, deadline, timeout, checked), max_bytes, deadline, timeout)
+    else:
+        found, digits = essay_solutions(m, cap, deadline, timeout)
+    return on_grid(m, found, digits)
 
-    with contextlib.ExitStack() as stack:
-        client = None                       # a Dask cluster's, with a scheduler
-        if scheduler is not None and kernel != "any":
-            from .dist import connected, solutions_on
-            client = stack.enter_context(connected(scheduler))
 
-        def run(cap, checked=True):
-            if client is None:
-                return essay_solutions(m, cap, deadline, timeout, checked)
-            return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
+def _puzzle(grid):
+    """The Puzzle of ``grid``: itself, or read (``formats.as_puzzle``)."""
+    if type(grid) is Puzzle:
+        return grid
+    from .formats import as_puzzle
+    return as_puzzle(grid)
 
-        if kernel == "any":
-            found, digits = _any_solutions(m, cap, deadline, timeout)
-        elif limit is None:                 # bounded by max_bytes instead
-            found, digits = _all_within(m, run, max_bytes, deadline, timeout)
-        else:
-            found, digits = run(cap)
+
+def on_grid(m, found: int, digits) -> np.ndarray:
+    """``(found, H, W)`` int8: the digits per variable of ``found`` solutions of model ``m``
+    in their cells, 0 elsewhere."""
+    H, W = m.puzzle.shape
     out = np.zeros((found, H * W), np.int8)
     out[:, m.var_cell] = digits
     return out.reshape(found, H, W)
 
 
-def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
-    """``(puzzle, answer)``: the essay's answer while helpers compile the kernels ``names``
-    (``_essay_meanwhile``), or None when they are all compiled or it gave up.
+def _on_cluster(m, scheduler, cap, every, deadline, timeout, max_rows, max_bytes) -> tuple:
+    """``kakuro()``'s solutions of ``m`` found on a Dask cluster (``dist``): the first ``cap``,
+    or with ``every`` all of them within ``max_bytes``."""
+    from .dist import connected, solutions_on
+    with connected(scheduler) as client:
+        def run(cap, checked=True):
+            return solutions_on(client, subproblem_solutions, m, cap, timeout, max_rows)
+        if every:
+            return _all_within(m, run, max_bytes, deadline, timeout)
+        return run(cap)
+
+
+def _while_compiling(puzzle, names, cap, deadline, max_rows, max_bytes=None):
+    """The essay's answer while helpers compile the kernels ``names`` (``_essay_meanwhile``),
+    or None when they are all compiled or it gave up.
 
     ``answer`` is ``(digits, complete)`` of at most ``cap`` solutions
     (``first_run.essay_answer``), kept only when it answers the question: ``cap``
@@ -175,41 +190,38 @@ def _while_compiling(grid, names, cap, deadline, max_rows, max_bytes=None):
     solution is asked for, and an answer kept only within the bytes (and
     ``first_run.MOST_SOLUTIONS``).
     """
-    grid, meanwhile = _essay_meanwhile(grid, names, deadline)
+    meanwhile = _essay_meanwhile(puzzle, names, deadline)
     if meanwhile is None:
-        return grid, None
+        return None
     need_all = max_bytes is not None or cap > first_run.MOST_SOLUTIONS
     if max_bytes is not None:
-        H, W = grid.shape
-        cap = solutions_within(max_bytes, int(grid.blank.sum()), H, W)
+        H, W = puzzle.shape
+        cap = solutions_within(max_bytes, int(puzzle.blank.sum()), H, W)
     cap = min(cap, first_run.MOST_SOLUTIONS)
-    answer = first_run.essay_answer(grid, cap, *meanwhile, max_rows)
+    answer = first_run.essay_answer(puzzle, cap, *meanwhile, max_rows)
     if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
-        return grid, None
-    return grid, answer
+        return None
+    return answer
 
 
-def _reduced_while_compiling(grid, deadline, max_rows) -> tuple:
-    """``(puzzle, masks)``: ``reduce``'s cell masks by the essay while helpers compile the
-    model's kernels (``first_run.essay_masks``), or None when they are compiled, the essay
-    gave up, or a run cannot be filled (the engine names it)."""
-    grid, meanwhile = _essay_meanwhile(grid, ("model",), deadline)
+def _reduced_while_compiling(puzzle, deadline, max_rows):
+    """``reduce``'s cell masks by the essay while helpers compile the model's kernels
+    (``first_run.essay_masks``), or None when they are compiled, the essay gave up, or a
+    run cannot be filled (the engine names it)."""
+    meanwhile = _essay_meanwhile(puzzle, ("model",), deadline)
     if meanwhile is None:
-        return grid, None
-    return grid, first_run.essay_masks(grid, *meanwhile, max_rows)
+        return None
+    return first_run.essay_masks(puzzle, *meanwhile, max_rows)
 
 
-def _essay_meanwhile(grid, names, deadline) -> tuple:
-    """``(puzzle, (deadline, compiled))`` when the kernels ``names`` are not all in the cache:
+def _essay_meanwhile(puzzle, names, deadline) -> tuple | None:
+    """``(deadline, compiled)`` when the kernels ``names`` are not all in the cache:
     helpers start compiling them, and the essay (``first_run``) may answer until ``deadline``
     (monotonic ns, the caller's deadline) or until ``compiled()``, within its budget
-    (``first_run.ESSAY_SECONDS`` of processor time); else
-    ``(grid, None)``. The puzzle's runs are checked first, as the engine checks them
-    (``PuzzleError``)."""
-    from .formats import as_puzzle
-    if not first_run.ENABLED or all(ahead.cached(name) for name in names):
-        return grid, None
-    puzzle = as_puzzle(grid)
+    (``first_run.ESSAY_SECONDS`` of processor time); else None. The puzzle's runs are
+    checked first, as the engine checks them (``PuzzleError``)."""
+    if not first_run.ENABLED or ahead.all_cached(names):
+        return None
     packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
     ahead.start(*names)
     polled = [0.0]
@@ -219,9 +231,9 @@ def _essay_meanwhile(grid, names, deadline) -> tuple:
         if now - polled[0] < 0.05:
             return False
         polled[0] = now
-        return all(ahead.cached(name) for name in names)
+        return ahead.all_cached(names)
 
-    return puzzle, (deadline, compiled)
+    return deadline, compiled
 
 
 def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | None:
@@ -604,15 +616,14 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
     if progress is not None and scheduler is not None:
         raise ValueError("progress= follows a count in this process; with scheduler=, "
                          "follow the cluster on its dashboard")
-    deadline = deadline_ns(timeout)
-    cap = _limit(limit)
+    deadline, cap, puzzle = deadline_ns(timeout), _limit(limit), _puzzle(grid)
     if scheduler is None and progress is None:  # an empty cache: the essay may answer meanwhile
-        grid, answer = _while_compiling(grid, ("model",) + count_kernels(cap), cap, deadline,
-                                        max_rows)
+        answer = _while_compiling(puzzle, ("model",) + count_kernels(cap), cap, deadline,
+                                  max_rows)
         if answer is not None:
             return len(answer[0])
     ahead.ready(("model",) + count_kernels(cap), deadline)   # compiled within the deadline
-    m = model(grid, max_rows, deadline)
+    m = build(puzzle, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
     if scheduler is not None:
@@ -967,15 +978,15 @@ def reduce(grid: PuzzleLike, *, timeout: float | None = None, max_rows: int = MA
     >>> reduce([["x", (3, 0), (4, 0)], [(0, 30), "_", "_"]]).reason
     'the across 30 at (1, 0) over 2 cells: no 2 different digits add up to 30 (2 cells make 3 to 17)'
     """
-    deadline = deadline_ns(timeout)
-    puzzle, mask = _reduced_while_compiling(grid, deadline, max_rows)
+    deadline, puzzle = deadline_ns(timeout), _puzzle(grid)
+    mask = _reduced_while_compiling(puzzle, deadline, max_rows)
     culprit = -1
     if mask is not None:                    # the essay's, while the kernels compile
         var_cell = np.flatnonzero(puzzle.blank.ravel())
     else:
         m = model(puzzle, max_rows, deadline)
         root = m.root()
-        puzzle, var_cell, mask, culprit = m.puzzle, m.var_cell, root.mask, m.culprit
+        var_cell, mask, culprit = m.var_cell, root.mask, m.culprit
         if m.status == OK:
             culprit = fixpoint_masks(root)
     candidates, digits = candidate_grid(puzzle.shape, var_cell, mask)

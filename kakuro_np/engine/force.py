@@ -25,7 +25,7 @@ import numpy as np
 
 from ..combos import LOWEST_DIGIT
 from .core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
-from .core.jit import INT, INTS, NO_DEADLINE, ROWS, grow, grow_unset, inline_kernel, kernel, monotonic_ns
+from .core.jit import NO_DEADLINE, grow, grow_unset, inline_kernel, kernel, monotonic_ns
 from .build.perms import LAZY_ROWS, list_perms, perm_count, perm_projection, perm_sets
 from .core.state import Live, Tables, tables_model
 from .build.jposs import compact_cells, estimate, gen_table, narrow_masks, split_tables, var_entries
@@ -40,10 +40,6 @@ INDEX_MIN = 128
 #: indexed, 0.09 ms; bench/README). Its 77 permutation tables, 3.0 M of its
 #: 3.5 M rows, are now kept lazily and not indexed (``perms``): 3.1 M entries.
 INDEX_MAX_ENTRIES = 1 << 25
-
-
-#: The types ``model.build`` calls ``build_index`` with (see ``ahead``).
-INDEX_TYPES = (INTS, ROWS, INTS, INT, INT, INTS)
 
 
 @kernel
@@ -507,9 +503,6 @@ def force_fixpoint(root):
 FORCE_BEFORE = 32
 
 
-#: The types ``model.build_model`` calls ``build_forced_tables`` with (see ``ahead``).
-BUILD_TYPES = (INTS, INTS, INTS, INTS, INT, INT)
-
 
 @kernel
 def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
@@ -549,6 +542,10 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     gone, support = np.zeros(ent_var.shape[0], np.int64), np.zeros(0, np.int32)
     cell_masks = np.zeros(9, np.int64)
     n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
+    # the records propagate takes, made again only when the rows grow
+    tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start, no_index,
+                    support, no_perms)
+    live = Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support)
     for _ in range(E):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return empty, none, TIMED_OUT, -1
@@ -573,6 +570,9 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         if rows.shape[0] > perm.shape[0]:
             perm = grow_unset(perm, rows.shape[0])
             pos = grow_unset(pos, rows.shape[0])
+            tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
+                            no_index, support, no_perms)
+            live = Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support)
         for r in range(n_rows, n_new):
             perm[r] = r
             pos[r] = r
@@ -585,15 +585,10 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         enqueue(queue, inq, qstate, k)
         if n_heap and heap[0] // E < FORCE_BEFORE:
             continue                # small tables come next: force them all at once later
-        emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
-                                   no_index, support, no_perms),
-                            Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support),
-                            True)
+        emptied = propagate(tables, live, True)
         if emptied >= 0:
             return empty, none, CONTRADICTION, emptied
-    emptied = propagate(Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, start,
-                               no_index, support, no_perms),
-                        Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support), True)
+    emptied = propagate(tables, live, True)
     if emptied >= 0:
         return empty, none, CONTRADICTION, emptied
     tab_off = np.zeros(E + 1, np.int64)
@@ -603,6 +598,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
         for i in range(start[k], start[k] + nalive[k]):
             keep[perm[i]] = True
     perm = pos = np.zeros(0, np.int32)          # let them go before the copy (peak memory)
+    live = Live(perm, pos, nalive, mask, queue, inq, qstate, gone, support)
     out = np.empty((tab_off[E], 9), np.int8)
     for k in range(E):                          # a table's block is in lexicographic order
         j = tab_off[k]

@@ -34,6 +34,8 @@ _ERRORS = {
     5: "an across run of {n} cells is longer than 9, so it cannot hold distinct digits",
     6: "a down run of {n} cells is longer than 9, so it cannot hold distinct digits",
 }
+#: The code ``model.puzzle_model`` gives a blank cell that no clue covers, either way.
+LOOSE_CELL = 7
 
 
 @kernel

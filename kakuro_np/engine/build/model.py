@@ -24,62 +24,114 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 
 from ...combos import ALL_DIGITS
 from ...errors import BudgetError, SolveTimeout
 from ..core import ahead
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import NO_DEADLINE
+from ..core.jit import INT, NO_DEADLINE, kernel
 from ..core.state import Model
 from ..force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
-from .entries import packed_entries
+from .entries import LOOSE_CELL, Packed, _scan_runs, packed_entries
 from .perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000
 
 
-def build_model(blank, given, ent_off, ent_cell, ent_sum, max_rows, deadline):
-    """Variables, masks and tables of a grid, ready for the search.
+#: A Puzzle's own arrays as ``build`` hands them to ``puzzle_model``: read only, C order.
+PUZZLE_TYPES = (types.Array(types.boolean, 2, "C", readonly=True),      # blank
+                types.Array(types.int16, 2, "C", readonly=True),        # down
+                types.Array(types.int16, 2, "C", readonly=True),        # across
+                types.Array(types.int8, 2, "C", readonly=True),         # given
+                INT, INT)                                               # max_rows, deadline
 
-    Every blank cell is in some entry (``packed_entries`` refuses one that no clue
-    covers), so every variable is in some table. Returns ``(status, culprit,
-    var_cell, ent_off, ent_var, ent_sum, mask, rows, tab_off)``; ``culprit`` is the
-    entry found impossible when the status is CONTRADICTION, else -1.
+
+@kernel
+def puzzle_model(blank, down, across, given, max_rows, deadline):
+    """A puzzle's model in one call: its entries (stage 1), their tables forced as they
+    are built (stages 2 and 3), and the index of the big tables.
+
+    Returns ``(bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell,
+    ent_var, mask, rows, tab_off, idx_off, idx_row, fit_mask)``. ``bad`` is not 0 when a
+    run is malformed (``entries._ERRORS``) or a blank cell has no clue (the caller asks
+    ``packed_entries`` which); the status is OK, CONTRADICTION (``culprit`` the entry
+    that emptied), OVER_BUDGET past ``max_rows`` rows or TIMED_OUT past ``deadline``.
     """
-    flat_blank = blank.ravel()
-    var_cell = np.flatnonzero(flat_blank)
-    cell_var = np.full(flat_blank.shape[0], -1, np.int64)
-    cell_var[var_cell] = np.arange(len(var_cell))
-    off = ent_off.astype(np.int64)
-    var = cell_var[ent_cell].astype(np.int64)
-    sums = ent_sum.astype(np.int64)
-    digit = given.ravel()[var_cell].astype(np.int64)
-    mask = np.where(digit > 0, 1 << np.maximum(digit - 1, 0), ALL_DIGITS).astype(np.int64)
-    rows, tab_off, status, culprit = build_forced_tables(off, var, sums, mask, max_rows, deadline)
-    return status, culprit, var_cell, off, var, sums, mask, rows, tab_off
+    H, W = blank.shape
+    none = np.zeros(0, np.int64)
+    # stage 1, entries: the across runs, then the down runs (on the transposed grid)
+    ent_off = np.zeros(2 * H * W + 1, np.int64)
+    ent_cell = np.zeros(2 * H * W, np.int64)
+    ent_sum = np.zeros(2 * H * W + 1, np.int64)
+    n_ent, n_cell, bad, _, _, _ = _scan_runs(blank.copy(), across.copy(), 0, ent_off, ent_cell,
+                                             ent_sum, 0, 0)
+    n_across = n_ent
+    if bad == 0:
+        n_ent, n_cell, bad, _, _, _ = _scan_runs(blank.T.copy(), down.T.copy(), 1, ent_off,
+                                                 ent_cell, ent_sum, n_ent, n_cell)
+    ent_off, ent_cell, ent_sum = ent_off[:n_ent + 1], ent_cell[:n_cell], ent_sum[:n_ent]
+    # the variables: blank cells in row-major order, each covered by some entry
+    cell_var = np.full(H * W, -1, np.int64)
+    var_cell = np.zeros(H * W, np.int64)
+    V = 0
+    flat_blank, flat_given = blank.ravel(), given.ravel()
+    for i in range(H * W):
+        if flat_blank[i]:
+            cell_var[i] = V
+            var_cell[V] = i
+            V += 1
+    var_cell = var_cell[:V]
+    covered = np.zeros(V, np.int64)
+    ent_var = np.zeros(n_cell, np.int64)
+    for i in range(n_cell):
+        ent_var[i] = cell_var[ent_cell[i]]
+        covered[ent_var[i]] = 1
+    if bad == 0 and covered.sum() < V:
+        bad = LOOSE_CELL
+    mask = np.full(V, ALL_DIGITS, np.int64)
+    for v in range(V):
+        digit = flat_given[var_cell[v]]
+        if digit > 0:
+            mask[v] = 1 << (digit - 1)
+    empty = np.zeros((0, 9), np.int8)
+    if bad != 0:
+        return (bad, OK, -1, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask,
+                empty, none, none, np.zeros(0, np.int32), none)
+    # stages 2 and 3, jposs and force: the tables at the fixpoint of their masks
+    rows, tab_off, status, culprit = build_forced_tables(ent_off, ent_var, ent_sum, mask,
+                                                         max_rows, deadline)
+    if status != OK:
+        return (bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var,
+                mask, rows, tab_off, none, np.zeros(0, np.int32), none)
+    # the index of the big tables, but those of one combination kept lazily (``perms``)
+    idx_off, idx_row = build_index(ent_off, rows, tab_off, INDEX_MIN, INDEX_MAX_ENTRIES,
+                                   perm_sets(ent_off, rows, tab_off))
+    return (bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var,
+            mask, rows, tab_off, idx_off, idx_row, mask.copy())
 
 
 def build(puzzle, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
-    """Pack a ``Puzzle`` for the kernels.
+    """Pack a ``Puzzle`` for the kernels (``puzzle_model``).
 
-    Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
+    Raises PuzzleError for a malformed run, BudgetError past ``max_rows`` table rows and
+    SolveTimeout past ``deadline``.
     """
     ahead.ready(("model",), deadline)       # with a deadline, compiling counts in it
-    packed = packed_entries(puzzle)
-    built = build_model(puzzle.blank, puzzle.given, packed.ent_off, packed.ent_cell,
-                        packed.ent_sum, np.int64(max_rows), np.int64(deadline))
-    if built[0] == OVER_BUDGET:
+    (bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask,
+     rows, tab_off, idx_off, idx_row, fit_mask) = puzzle_model(
+        puzzle.blank, puzzle.down, puzzle.across, puzzle.given, np.int64(max_rows),
+        np.int64(deadline))
+    if bad:
+        packed_entries(puzzle)              # raises the PuzzleError that names the cell
+    if status == OVER_BUDGET:
         raise BudgetError(f"the tables of this puzzle would pass {max_rows:,} rows "
                           f"(raise max_rows= to allow more)")
-    if built[0] == TIMED_OUT:
+    if status == TIMED_OUT:
         raise SolveTimeout("timed out while building the tables")
-    status, _, _, ent_off, _, _, mask, rows, tab_off = built
     # the build keeps the rows alive at the fixpoint of its masks: a start from them
     # forces nothing (a start from other masks, m._replace(mask=...), forces as ever)
-    fit_mask = mask.copy() if status == OK else np.zeros(0, np.int64)
-    # its permutation tables are kept lazily from such a start (``perms``): no index
-    return Model(puzzle, packed, *built, *build_index(ent_off, rows, tab_off, INDEX_MIN,
-                                                      INDEX_MAX_ENTRIES,
-                                                      perm_sets(ent_off, rows, tab_off)),
+    return Model(puzzle, Packed(ent_off, ent_cell, ent_sum, int(n_across)), status, culprit,
+                 var_cell, ent_off, ent_var, ent_sum, mask, rows, tab_off, idx_off, idx_row,
                  fit_mask)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...combos import POPCOUNT
-from ..core.jit import INTS, ROWS, kernel
+from ..core.jit import kernel
 
 #: A permutation table with more live rows than this is kept without them (see above).
 LAZY_ROWS = 256
@@ -65,9 +65,6 @@ def _combinations():
 #: How many sets of L different digits add up to s (``COMBINATIONS[L, s]``).
 COMBINATIONS = _combinations()
 
-
-#: The types ``model.build`` calls ``perm_sets`` with (see ``ahead``).
-PERM_SETS_TYPES = (INTS, ROWS, INTS)
 
 
 @kernel

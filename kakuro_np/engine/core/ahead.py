@@ -1,7 +1,7 @@
 """Compile a kernel in a helper process while this one compiles others: the first run, on two cores.
 
 On an empty cache, ``kakuro-np solve`` compiles two trees of kernels one after the
-other: the table build (``force.build_forced_tables``) and the search
+other: the model (``build.model.puzzle_model``: entries, tables, forced moves) and the search
 (``engine.walk.search.search``). The command line starts a helper process that compiles the
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
@@ -51,10 +51,8 @@ import time
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
-    "model": (("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES"),
-              ("kakuro_np.engine.force", "build_forced_tables", "BUILD_TYPES"),
-              ("kakuro_np.engine.build.perms", "perm_sets", "PERM_SETS_TYPES"),
-              ("kakuro_np.engine.force", "build_index", "INDEX_TYPES")),
+    "model": (("kakuro_np.engine.build.model", "puzzle_model", "PUZZLE_TYPES"),
+              ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
     "search": (("kakuro_np.engine.walk.search", "search", "SEARCH_TYPES"),),
     "count-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
                           for kernel in ("count_scope", "scope_solution", "pin_fitting_pieces")),
@@ -228,9 +226,18 @@ def cached(name: str) -> bool:
     return found
 
 
+def all_cached(names) -> bool:
+    """Whether every kernel of each of ``names`` is in the cache (``cached``): once they are,
+    a set's look-up."""
+    return _CACHED.issuperset(names) or all(cached(name) for name in names)
+
+
 def ready(names, deadline: int) -> None:
     """Have the kernels of ``names`` compiled by ``deadline`` (monotonic ns), else raise
-    SolveTimeout (see the glossary); without a deadline, only ``wait`` for each."""
+    SolveTimeout (see the glossary); without a deadline, only ``wait`` for each. Once they
+    are known to be in the cache, it returns at once."""
+    if _CACHED.issuperset(names):
+        return
     from ...errors import SolveTimeout
     from .jit import NO_DEADLINE
     if deadline == NO_DEADLINE:
