@@ -3,8 +3,11 @@
 import itertools
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kakuro_np as kn
+from kakuro_np.engine.build.jposs import gen_table
 from conftest import PUZZLES
 
 K2_SIZES = [2, 6, 6, 18, 18, 48, 6, 2, 2, 16, 10, 5, 2, 2, 4, 10, 4, 2, 144, 8, 2, 48, 8, 8, 18, 2]
@@ -53,3 +56,25 @@ def test_the_essay_order_narrows_later_tables():
 def test_an_impossible_sum_gives_an_empty_table():
     t, = kn.jposs([np.array([0, 1, 2])], [50])
     assert t.shape == (0, 3)
+
+
+@given(st.lists(st.integers(1, 511), min_size=2, max_size=9), st.data())
+@settings(max_examples=300, deadline=None)
+def test_a_table_is_every_ordered_fill_whatever_room_it_starts_with(masks, data):
+    """``gen_table`` against itertools: rows grow from a buffer of 1-4 rows (the walk stops
+    when it is full and goes on after it grew), and the row budget holds."""
+    L = len(masks)
+    total = data.draw(st.integers(L * (L + 1) // 2, 45 - (9 - L) * (10 - L) // 2), "total")
+    want = [t for t in itertools.product(*[[d for d in range(1, 10) if m >> (d - 1) & 1]
+                                           for m in masks])
+            if len(set(t)) == L and sum(t) == total]
+    room = data.draw(st.integers(1, 4), "room")
+    start = data.draw(st.integers(0, room), "start")
+    budget = data.draw(st.integers(start, start + len(want) + 2), "budget")
+    rows, n = gen_table(np.array(masks, np.int64), np.int64(total), np.zeros((room, 9), np.int8),
+                        np.int64(start), np.int64(budget))
+    if start + len(want) > budget:
+        assert n == -1
+    else:
+        assert [tuple(r[:L]) for r in rows[start:n]] == want
+        assert not rows[start:n, L:].any()

@@ -357,14 +357,14 @@ def propagate(tables, live, stop_on_empty):
     queue, inq, qstate, nalive, mask = live.queue, live.inq, live.qstate, live.nalive, live.mask
     ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
                                            tables.var_ent)
-    var_slot, gone = tables.var_slot, live.gone
+    var_slot, gone, perm_set, idx_off = tables.var_slot, live.gone, tables.perm_set, tables.idx_off
     proj = np.zeros(9, np.int64)
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
-        if tables.perm_set[k] != 0:                 # a permutation table (``perms``)
+        if perm_set[k] != 0:                        # a permutation table (``perms``)
             n = filter_perm(tables, live, k, proj)
-        elif tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]:    # a big table
+        elif idx_off[81 * k] != idx_off[81 * k + 81]:   # a big table
             n = filter_big(tables, live, k, proj)
         else:
             n = filter_entry(tables, live, k, proj)

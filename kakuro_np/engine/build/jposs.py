@@ -43,6 +43,11 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     lexicographic order. A ``total`` of FREE makes each candidate of a single
     cell one row. Returns ``(rows, n_rows)``; ``n_rows`` is -1 once the table
     would pass ``max_rows`` rows in all (a budget, not a contradiction).
+
+    The rows are written by ``fill_rows`` until ``rows`` is full, then it grows and
+    the walk goes on from where it stopped: an array given a new value in a loop is
+    reference-counted at every turn of it (atomic operations: most of the time the
+    tables took).
     """
     L = masks.shape[0]
     if L == 1:              # one cell: any candidate (FREE), or the total itself
@@ -52,67 +57,91 @@ def gen_table(masks, total, rows, n_rows, max_rows):
             if allowed >> (d - 1) & 1:
                 if n_rows >= max_rows:
                     return rows, -1
-                rows = grow_rows(rows, n_rows + 1)
+                if n_rows == rows.shape[0]:
+                    rows = grow_rows(rows, n_rows + 1)
                 rows[n_rows, 0] = d
-                rows[n_rows, 1:] = 0
+                for q in range(1, 9):
+                    rows[n_rows, q] = 0
                 n_rows += 1
         return rows, n_rows
-    scratch = np.empty(2 * L + 1, np.int64)
-    rest = scratch[:L + 1]                    # rest[p]: union of the masks after p
-    digit = scratch[L + 1:]
-    rest[L] = 0
-    for p in range(L - 1, -1, -1):
-        rest[p] = rest[p + 1] | (masks[p + 1] if p + 1 < L else 0)
-    used = 0
-    partial = 0
-    p = 0
-    digit[0] = 0
-    while p >= 0:
-        d = digit[p]
-        if d > 0:                              # step back from the digit tried last
-            used &= ~(1 << (d - 1))
-            partial -= d
-        left = L - 1 - p
-        # candidates above d, lowest first
-        cand = masks[p] & ~used & ~((1 << d) - 1) & ALL_DIGITS
-        found = 0
-        while cand:
-            low = cand & -cand
-            e = LOWEST_DIGIT[low]
-            need = total - partial - e
-            avail = rest[p] & ~(used | low)
-            if left == 1:                      # the last digit must be exactly what is left
-                if 1 <= need <= 9 and avail >> (need - 1) & 1:
-                    found = e
-                    break
-            elif MIN_SUM[avail, left] <= need <= MAX_SUM[avail, left]:
-                found = e
-                break
-            cand ^= low
-        if found == 0:
-            digit[p] = 0
-            p -= 1
-            continue
-        digit[p] = found
-        if p < L - 2:
-            used |= 1 << (found - 1)
-            partial += found
-            p += 1
-            digit[p] = 0
-            continue
-        # p == L - 2: the last digit is what is left of the total (checked above)
-        last = total - partial - found
+    walk = np.empty(2 * L + 5, np.int64)      # the rest of the masks, the digits, the place
+    walk[L] = 0
+    for p in range(L - 1, -1, -1):            # walk[p]: union of the masks after p
+        walk[p] = walk[p + 1] | (masks[p + 1] if p + 1 < L else 0)
+    walk[L + 1] = 0                           # digit[0]
+    walk[2 * L + 1:] = 0                      # p, used, partial, a row to write
+    while True:
+        n_rows, done = fill_rows(masks, total, rows, n_rows, min(max_rows, rows.shape[0]),
+                                 walk)
+        if done:
+            return rows, n_rows
         if n_rows >= max_rows:
             return rows, -1
         rows = grow_rows(rows, n_rows + 1)
+
+
+@kernel
+def fill_rows(masks, total, rows, n_rows, room, walk):
+    """``gen_table``'s walk over the digits of an entry of two cells or more, writing rows
+    from ``n_rows`` until ``room``: ``(n_rows, done)``. Not done, it stopped with ``rows``
+    full and a row found, its place kept in ``walk`` (``rest``, ``digit``, then ``p``,
+    ``used``, ``partial`` and 1: a row to write first)."""
+    L = masks.shape[0]
+    rest = walk[:L + 1]                       # rest[p]: union of the masks after p
+    digit = walk[L + 1:2 * L + 1]
+    p, used, partial, pending = walk[2 * L + 1], walk[2 * L + 2], walk[2 * L + 3], walk[2 * L + 4]
+    while p >= 0:
+        if pending:                            # the row found when rows was full
+            pending = 0
+            found = digit[p]
+        else:
+            d = digit[p]
+            if d > 0:                          # step back from the digit tried last
+                used &= ~(1 << (d - 1))
+                partial -= d
+            left = L - 1 - p
+            # candidates above d, lowest first
+            cand = masks[p] & ~used & ~((1 << d) - 1) & ALL_DIGITS
+            found = 0
+            while cand:
+                low = cand & -cand
+                e = LOWEST_DIGIT[low]
+                need = total - partial - e
+                avail = rest[p] & ~(used | low)
+                if left == 1:                  # the last digit must be exactly what is left
+                    if 1 <= need <= 9 and avail >> (need - 1) & 1:
+                        found = e
+                        break
+                elif MIN_SUM[avail, left] <= need <= MAX_SUM[avail, left]:
+                    found = e
+                    break
+                cand ^= low
+            if found == 0:
+                digit[p] = 0
+                p -= 1
+                continue
+            digit[p] = found
+            if p < L - 2:
+                used |= 1 << (found - 1)
+                partial += found
+                p += 1
+                digit[p] = 0
+                continue
+            if n_rows >= room:                 # full: the row is written once it grew
+                walk[2 * L + 1], walk[2 * L + 2], walk[2 * L + 3] = p, used, partial
+                walk[2 * L + 4] = 1
+                return n_rows, False
+        # p == L - 2: the last digit is what is left of the total (checked above)
+        last = total - partial - found
         for q in range(L - 1):
             rows[n_rows, q] = digit[q]
         rows[n_rows, L - 1] = last
-        rows[n_rows, L:] = 0
+        for q in range(L, 9):
+            rows[n_rows, q] = 0
         n_rows += 1
         used |= 1 << (found - 1)              # so the next try at p steps back from it
         partial += found
-    return rows, n_rows
+    return n_rows, True
 
 
 @kernel
