@@ -67,12 +67,26 @@ NO_RANKS = np.empty(0, np.int64)
 # The public verbs
 
 
+#: The last model ``model`` built, with its Puzzle and row budget; kept when its tables
+#: hold at most KEEP_ROWS rows. A Puzzle is immutable, so the same object asked again
+#: (``count`` then ``kakuro`` of one puzzle, as a batch asks) needs no second build.
+_last_model = [(None, None, None)]
+KEEP_ROWS = 100_000
+
+
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     """Pack a puzzle (or text, path, rows) for the kernels (``engine.build.model``).
 
     Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
     """
-    return build(_puzzle(grid), max_rows, deadline)
+    puzzle = _puzzle(grid)
+    kept_puzzle, kept_rows, kept = _last_model[0]
+    if kept_puzzle is puzzle and kept_rows == max_rows:
+        return kept
+    m = build(puzzle, max_rows, deadline)
+    if len(m.rows) <= KEEP_ROWS:
+        _last_model[0] = (puzzle, max_rows, m)
+    return m
 
 
 def _limit(limit) -> int:
@@ -135,7 +149,7 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
         if answer is not None:
             return answer[0]
     ahead.ready(("model", kernel), deadline)    # with a deadline, compiled in it, in helpers
-    m = build(puzzle, max_rows, deadline)       # stages 1-3: entries, tables, forced moves
+    m = model(puzzle, max_rows, deadline)       # stages 1-3: entries, tables, forced moves
     if m.status != OK or cap == 0:
         return np.zeros((0, *puzzle.shape), np.int8)
     if kernel == "any":                         # stage 4: the fan-out, or a hunt in any order
@@ -623,7 +637,7 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
         if answer is not None:
             return len(answer[0])
     ahead.ready(("model",) + count_kernels(cap), deadline)   # compiled within the deadline
-    m = build(puzzle, max_rows, deadline)
+    m = model(puzzle, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
     if scheduler is not None:

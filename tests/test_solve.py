@@ -189,3 +189,23 @@ def test_a_wrong_given_digit_found_while_the_tables_are_built_is_no_solution():
     wrong = puzzle.with_given(given)
     assert kn.kakuro(wrong, limit=2).shape[0] == 0 and kn.count(wrong) == 0
     assert kn.reduce(wrong).status == "contradiction"
+
+
+def test_one_puzzle_asked_twice_is_built_once(monkeypatch):
+    """``count`` then ``kakuro`` of one Puzzle (as a batch asks) build its model once; a
+    new Puzzle, another row budget or tables past KEEP_ROWS build again."""
+    from kakuro_np import solve
+    built = []
+    real = solve.build
+    monkeypatch.setattr(solve, "build", lambda *a: built.append(a[0]) or real(*a))
+    p = kn.read(PUZZLES / "k3.txt")
+    assert kn.count(p) == 40 and len(kn.kakuro(p, limit=3)) == 3 and len(kn.kakuro(p)) == 40
+    assert built == [p]
+    kn.count(p, max_rows=10**6)
+    q = kn.read(PUZZLES / "k3.txt")
+    kn.count(q)
+    assert built == [p, p, q]
+    monkeypatch.setattr(solve, "KEEP_ROWS", 0)
+    r = kn.read(PUZZLES / "k2.txt")
+    kn.count(r), kn.count(r)
+    assert built[3:] == [r, r]
