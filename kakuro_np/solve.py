@@ -37,7 +37,7 @@ from .engine.walk.anyorder import any_solutions, find_solutions
 from .engine.walk.counting import (count_pieces, count_split, counted_solutions, knuth_estimates,
                                    wide_value)
 from .engine.walk.dissect import cut_ranks
-from .engine.walk.memo import DATA_WORDS, SLOTS_LOG2, Memo, growable, grown, new_memo
+from .engine.walk.memo import Memo, borrowed, give_back, grown, new_memo
 from .engine.walk.search import fixpoint_masks, search
 from .engine.walk.split import row_children
 from .errors import SolveTimeout, TooManySolutions, seconds
@@ -325,7 +325,7 @@ def _any_solutions(m, cap, deadline, timeout, turns=None,
     see ``in_turns``.
     """
     ahead.ready(("any",), deadline)         # a thrashing search may compile it ahead
-    memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
+    memo = [None]                           # borrowed at the first count turn
 
     def hunt(turn, weight):
         masks, hunted = any_solutions(m.root(), np.int64(cap), np.int64(turn), np.int64(deadline),
@@ -333,6 +333,8 @@ def _any_solutions(m, cap, deadline, timeout, turns=None,
         return masks if len(masks) >= cap or hunted.exhausted else None
 
     def count_turn(turn):
+        if memo[0] is None:
+            memo[0] = borrowed()
         while True:
             status, masks = counted_solutions(m.root(), np.int64(cap), np.int64(deadline),
                                               memo[0], np.array([turn, 0]))
@@ -343,8 +345,12 @@ def _any_solutions(m, cap, deadline, timeout, turns=None,
             raise SolveTimeout(f"timed out after {seconds(timeout)} s with no {cap} solutions found")
         return None if status == OUT_OF_NODES else masks
 
-    masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found,
-                     after_check=after_check)
+    try:
+        masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found,
+                         after_check=after_check)
+    finally:
+        if memo[0] is not None:
+            give_back(memo[0])
     return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
 
 
@@ -758,11 +764,22 @@ def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
     of pieces: ``memo``, one kept from earlier counts of the same model, or a new
     growable one: when it is full, a larger copy is made and the turn counted
     again, finding every piece counted so far in it (see ``memo``). An exact count
-    may race two orders on two threads when ``race`` (None: ``racing()``).
+    may race two orders on two threads when ``race`` (None: ``racing()``). A memo of
+    its own is borrowed at the first count turn and given back at the end (``memo``).
     """
+    held = [memo]
+    try:
+        return _counted(m, cap, deadline, turns, meter, held, race)
+    finally:
+        if memo is None and held[0] is not None:
+            give_back(held[0])
+
+
+def _counted(m, cap, deadline, turns, meter, memo, race):
+    """``count_in_turns``'s work; ``memo`` is a one-element list holding the memo of the
+    count's turns, None until the first turn borrows one."""
     race = racing() if race is None else race
     meter = Meter() if meter is None else meter
-    memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS)) if memo is None else memo]
     rank = [NO_RANKS]
     kernels = count_kernels(cap)
     ahead.ready(kernels, deadline)          # the command line may compile them ahead
@@ -774,6 +791,8 @@ def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
         return int(found) if found >= cap or exhausted else None
 
     def count_turn(turn, memo=memo, rank=rank, runner=None, followed=True):
+        if memo[0] is None:
+            memo[0] = borrowed()
         while True:
             if runner is not None and runner.stopped:
                 return None
@@ -923,7 +942,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=NO
     Examples
     --------
     >>> m = model("puzzles/k3.txt")
-    >>> memo = [growable(new_memo(SLOTS_LOG2, DATA_WORDS))]
+    >>> memo = [borrowed()]
     >>> exact_count(m, NO_DEADLINE, memo), exact_count(m, NO_DEADLINE, memo, most=3)
     (40, 40)
     """

@@ -48,6 +48,8 @@ import subprocess
 import sys
 import time
 
+from .jit import NO_DEADLINE
+
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
@@ -65,7 +67,8 @@ KERNELS = {
     "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
             ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
     "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),
-              ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES")),
+              ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES"),
+              ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
     "generate": (("kakuro_np.generator", "fill_layout", "FILL_TYPES"),
@@ -235,11 +238,11 @@ def all_cached(names) -> bool:
 def ready(names, deadline: int) -> None:
     """Have the kernels of ``names`` compiled by ``deadline`` (monotonic ns), else raise
     SolveTimeout (see the glossary); without a deadline, only ``wait`` for each. Once they
-    are known to be in the cache, it returns at once."""
-    if _CACHED.issuperset(names):
+    are known to be in the cache, or no helper runs and there is no deadline, it returns at
+    once."""
+    if _CACHED.issuperset(names) or (deadline == NO_DEADLINE and not _helpers):
         return
     from ...errors import SolveTimeout
-    from .jit import NO_DEADLINE
     if deadline == NO_DEADLINE:
         for name in names:
             wait(name)

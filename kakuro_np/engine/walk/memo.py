@@ -14,6 +14,10 @@ memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
         ``data`` words in use, whether the memo may grow, and whether it is
         full and wants to.
 
+Making a default memo costs about 0.1 ms (its slots written, fresh pages mapped), more
+than counting a published puzzle: a count borrows one (``borrowed``) and gives it back
+(``give_back``), emptied in the time its keys take (``emptied``), for the next count.
+
 The memory is fixed when the memo is made. When the table or ``data`` is
 full, a memo that may not grow is emptied and starts over (a forgotten count
 is only counted again); one that may grow (``growable``) keeps what it holds,
@@ -41,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -56,6 +61,9 @@ SLOTS_LOG2, DATA_WORDS = 17, 1 << 22
 MOST_SLOTS_LOG2, MOST_DATA_WORDS = 23, 1 << 27
 #: Each growth: 4 times the slots and the key words.
 GROWTH_LOG2 = 2
+#: Spare default memos kept for the next count (``borrowed``), and the most key words a memo
+#: may hold to be kept (its pages stay mapped: a few MiB at most).
+SPARES, SPARE_WORDS = 2, 1 << 16
 #: Numbers per count past int64 (``counting.wide_set``): its size and its residues.
 WIDE = 5
 
@@ -86,6 +94,68 @@ def new_memo(slots_log2, data_words):
                 np.zeros(n_keys + 1, np.int64), np.empty(data_words, np.int64),
                 np.empty(n_keys, np.int64), np.empty(n_keys, np.bool_),
                 np.empty((n_keys, WIDE), np.float64), np.zeros(4, np.int64))
+
+
+#: The spare memos, emptied and growable (``borrowed``, ``give_back``).
+_spares: list = []
+_spares_lock = threading.Lock()
+
+
+def borrowed() -> Memo:
+    """A growable default memo, empty: a spare one given back by an earlier count, else a
+    new one. Give it back (``give_back``) once no kernel uses it any more.
+
+    Examples
+    --------
+    >>> m = borrowed()
+    >>> store(m, np.array([5]), 1, False, np.zeros(WIDE)), int(m.fill[0])
+    (True, 1)
+    >>> emptied(m)                             # as ``give_back`` keeps it
+    >>> int(m.fill[0]), lookup(m, np.array([5]))
+    (0, -1)
+    >>> give_back(m)
+    """
+    with _spares_lock:
+        if _spares:
+            return _spares.pop()
+    return growable(new_memo(SLOTS_LOG2, DATA_WORDS))
+
+
+def give_back(memo: Memo) -> None:
+    """Keep a memo ``borrowed`` gave for the next count, emptied, where it is of the default
+    size, holds at most SPARE_WORDS key words and fewer than SPARES are kept; else
+    leave it to be freed."""
+    if (memo.slot.shape[0] != 1 << SLOTS_LOG2 or memo.data.shape[0] != DATA_WORDS
+            or memo.fill[1] > SPARE_WORDS):
+        return
+    with _spares_lock:
+        if len(_spares) < SPARES:
+            emptied(memo)
+            memo.fill[2] = 1
+            _spares.append(memo)
+
+
+#: The argument types of ``emptied`` (compiled ahead with the count, see ``ahead``).
+EMPTIED_TYPES = (MEMO,)
+
+
+@kernel
+def emptied(memo):
+    """Forget every key of ``memo``: its used slots are freed one by one (each found as
+    ``_probe`` found it), or all at once when the keys fill an eighth of them."""
+    slot, hashes, fill = memo.slot, memo.key_hash, memo.fill
+    wrap = slot.shape[0] - 1
+    if fill[0] * 8 > slot.shape[0]:
+        slot[:] = -1
+    else:
+        for e in range(fill[0]):
+            i = hashes[e] & wrap
+            while slot[i] != e:
+                i = (i + 1) & wrap
+            slot[i] = -1
+    fill[0] = 0
+    fill[1] = 0
+    fill[3] = 0
 
 
 def growable(memo: Memo) -> Memo:
