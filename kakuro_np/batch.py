@@ -103,6 +103,30 @@ class Result(NamedTuple):
                 "seconds": round(self.seconds, 4), "error": self.error}
 
 
+class Line(NamedTuple):
+    """A ``Result`` as ``run_batch`` writes it (``as_line``), made where the puzzle was
+    solved: the main process of a batch only orders lines and appends them.
+
+    id     : the puzzle's name in the input.
+    status : the Result's status.
+    text   : its results line, JSON with its newline.
+    """
+    id: str
+    status: str
+    text: str
+
+
+def as_line(result: Result) -> Line:
+    """The ``Line`` of a Result.
+
+    >>> line = as_line(solve_one(("k2", "puzzles/k2.txt")))
+    >>> line.id, line.status, line.text[:48]
+    ('k2', 'unique', '{"id": "k2", "size": [10, 8], "count": 1, "statu')
+    """
+    return Line(result.id, result.status,
+                json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+
+
 def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     """The ``Result`` of one ``(id, grid)``; it never raises for a bad or slow puzzle.
 
@@ -156,9 +180,14 @@ def _checked(grid):
     path = _path_of(grid)
     if path is None and not isinstance(grid, (str, bytes)):
         return as_puzzle(grid)
+    text = grid if path is None else _read_file(path)
     try:
-        puzzle, places = with_places(parse, grid if path is None else _read_file(path))
-        check_runs(puzzle, places)
+        puzzle = parse(text)
+        try:
+            check_runs(puzzle)
+        except PuzzleError:                  # read again, for the places that name it
+            check_runs(*with_places(parse, text))
+            raise
     except PuzzleError as e:
         raise (e.with_source(path) if path is not None and not e.source else e) from None
     return puzzle
@@ -504,9 +533,11 @@ def _listed(puzzles) -> list:
     return _unique_ids(found)
 
 
-def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=None):
+def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=None,
+           lines=False):
     """``(index, Result)`` for each item of ``listed``, as they finish (``solve_many``'s
-    work), a chunk of puzzles a task (``chunk_size``). A worker process that dies (out
+    work), a chunk of puzzles a task (``chunks``); ``(index, Line)`` with ``lines``,
+    each line made in the worker (``run_batch``'s work). A worker process that dies (out
     of memory, a signal) is replaced; the puzzles in flight then are tried again each
     in a process of its own, and one whose process dies again is recorded as an
     error. With a ``scheduler``, on Dask (``solved_on``). Closed early (or left by an
@@ -514,12 +545,12 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
     if scheduler is not None:
         from .dist import connected
         with connected(scheduler) as client:
-            yield from solved_on(client, listed, limit, timeout, keep)
+            yield from solved_on(client, listed, limit, timeout, keep, lines)
         return
     workers = _workers(workers)
     if workers == 1 or len(listed) <= 1:
         for i, item in enumerate(listed):
-            yield i, solve_one(item, limit, timeout, keep)
+            yield i, _answer(solve_one(item, limit, timeout, keep), lines)
         return
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -533,7 +564,7 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
                     at = todo.pop()
                     try:
                         future = pool.submit(_solve_chunk, [listed[i] for i in at], limit,
-                                             timeout, keep)
+                                             timeout, keep, lines)
                     except BrokenProcessPool:
                         todo.append(at)
                         broken = True
@@ -548,7 +579,7 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
                         continue
                     yield from zip(running.pop(future), results)
         for i in sorted(i for at in running.values() for i in at):   # each alone once more
-            yield i, _alone(listed[i], limit, timeout, keep)
+            yield i, _alone(listed[i], limit, timeout, keep, lines)
 
 
 #: Tasks a worker (process, or Dask worker thread) is kept busy with at once.
@@ -575,26 +606,38 @@ def chunks(n, workers) -> list:
     return [range(a, min(a + size, n)) for a in range(0, n, size)]
 
 
-def _solve_chunk(chunk, limit, timeout, keep) -> list:
-    """``solve_one`` of each item of a chunk, looked up when a worker runs it; each worker
-    takes a core, so its exact counts do not race on a second (``solve.one_core``)."""
+def _solve_chunk(chunk, limit, timeout, keep, lines=False) -> list:
+    """``solve_one`` of each item of a chunk, looked up when a worker runs it (its ``Line``
+    with ``lines``); each worker takes a core, so its exact counts do not race on a
+    second (``solve.one_core``)."""
     from .solve import one_core
     with one_core():
-        return [solve_one(item, limit, timeout, keep) for item in chunk]
+        return [_answer(solve_one(item, limit, timeout, keep), lines) for item in chunk]
 
 
-def _alone(item, limit, timeout, keep) -> Result:
-    """``solve_one`` in a pool of its own; an error Result when its worker dies."""
+def _answer(result: Result, lines: bool):
+    """The result, or its ``Line`` with ``lines``."""
+    return as_line(result) if lines else result
+
+
+def _failed(pid, why: str) -> Result:
+    """The error Result of a puzzle whose worker or task failed."""
+    return Result(pid, None, np.zeros((0, 0, 0), np.int8), "error", why, 0.0, None)
+
+
+def _alone(item, limit, timeout, keep, lines=False):
+    """``solve_one`` in a pool of its own; an error Result when its worker dies (its
+    ``Line`` with ``lines``)."""
     from concurrent.futures.process import BrokenProcessPool
     with _pooled(1) as pool:
         try:
-            return pool.submit(_solve_chunk, [item], limit, timeout, keep).result()[0]
+            return pool.submit(_solve_chunk, [item], limit, timeout, keep, lines).result()[0]
         except BrokenProcessPool:
-            return Result(item[0], None, np.zeros((0, 0, 0), np.int8), "error",
-                          "the worker process solving it died (out of memory?)", 0.0, None)
+            return _answer(_failed(item[0], "the worker process solving it died (out of "
+                                            "memory?)"), lines)
 
 
-def solved_on(client, listed, limit=None, timeout=None, keep=None):
+def solved_on(client, listed, limit=None, timeout=None, keep=None, lines=False):
     """``(index, Result)`` for each ``(id, grid)`` of ``listed``, as they finish on the
     cluster (``solved``'s work there), a chunk of puzzles a task (``chunks``).
 
@@ -611,7 +654,8 @@ def solved_on(client, listed, limit=None, timeout=None, keep=None):
 
     def submit(at):
         future = client.submit(_solve_chunk, [(listed[i][0], _read_here(listed[i][1]))
-                                              for i in at], limit, timeout, keep, pure=False)
+                                              for i in at], limit, timeout, keep, lines,
+                               pure=False)
         running[future] = at
         done.add(future)
 
@@ -627,9 +671,8 @@ def solved_on(client, listed, limit=None, timeout=None, keep=None):
                 for i in at:
                     submit(range(i, i + 1))
                 continue
-            results = [Result(listed[at[0]][0], None, np.zeros((0, 0, 0), np.int8), "error",
-                              f"its task failed on the cluster ({type(e).__name__}: {e})",
-                              0.0, None)]
+            results = [_answer(_failed(listed[at[0]][0], "its task failed on the cluster "
+                                       f"({type(e).__name__}: {e})"), lines)]
         yield from zip(at, results)
         if todo:
             submit(todo.pop())
@@ -761,9 +804,11 @@ def run_batch(source, out=None, *, workers=None, scheduler=None, limit=None, tim
     One line per puzzle (``Result.to_json``), in input order, appended and
     flushed as soon as every puzzle before it is written; ids the file already
     has are skipped, so a run killed halfway goes on where it stopped (a last
-    line cut short is dropped). ``step(result, written, total)`` is called
-    after each line, ``total`` being the puzzles this run solves. ``workers``
-    and ``scheduler`` are ``solve_many``'s.
+    line cut short is dropped). Each line is made where its puzzle was solved
+    (a ``Line``), so this process only orders them and appends those next in
+    order in one write.
+    ``step(line, written, total)`` is called after each, ``total`` being the
+    puzzles this run solves. ``workers`` and ``scheduler`` are ``solve_many``'s.
 
     ``out`` is a regular file or a new path in a folder that is there;
     ``os.devnull`` takes the lines, and None or "-" writes them to stdout
@@ -782,17 +827,20 @@ def run_batch(source, out=None, *, workers=None, scheduler=None, limit=None, tim
     waiting, written = {}, 0
     f = _appending(out, whole)
     try:
-        with closing(solved(todo, workers, limit, timeout, keep, scheduler)) as results:
-            for i, result in results:
-                waiting[i] = result
-                while written in waiting:
-                    result = waiting.pop(written)
-                    write_line(f, json.dumps(result.to_json(), ensure_ascii=False) + "\n",
-                               out)
+        with closing(solved(todo, workers, limit, timeout, keep, scheduler,
+                            lines=True)) as results:
+            for i, line in results:
+                waiting[i] = line
+                ready = []                             # the lines now next in order
+                while written + len(ready) in waiting:
+                    ready.append(waiting.pop(written + len(ready)))
+                if ready:
+                    write_line(f, "".join(line.text for line in ready), out)
+                for line in ready:
                     written += 1
-                    tally[result.status] = tally.get(result.status, 0) + 1
+                    tally[line.status] = tally.get(line.status, 0) + 1
                     if step:
-                        step(result, written, len(todo))
+                        step(line, written, len(todo))
     except BaseException:
         _close(f, out, quiet=True)                     # what is under way is the error
         raise
@@ -934,7 +982,7 @@ def _appending(out, whole):
 
 
 def write_line(f, line: str, out=None) -> None:
-    """Append one results line to the binary file ``f`` and flush it, holding ``_WRITING``.
+    """Append whole results lines to the binary file ``f`` and flush them, holding ``_WRITING``.
     A write that fails (a full disk: "no space left on device") is a PuzzleError naming
     ``out`` (stdout for None); a reader of stdout that left, a BrokenPipeError, so that the
     command line ends quietly.

@@ -370,3 +370,51 @@ def test_a_bad_grid_in_a_stream_is_named_by_its_line_in_the_whole_text(tmp_path)
     (tmp_path / "s.txt").write_text(text)
     with pytest.raises(kn.PuzzleError, match=r"s\.txt:5:7: unknown cell 'q'"):
         kn.read_all(tmp_path / "s.txt")
+
+
+# -- plain rows, read without a walk over the cells ---------------------------------------
+
+def _read_both(text):
+    """``parse(text)`` (plain rows by ``_plain_grid``) and the same by the cell-by-cell reader
+    (``with_places`` asks for places, which ``_plain_grid`` leaves to it): each the Puzzle,
+    or the error's message."""
+    from kakuro_np.formats import parse, with_places
+    out = []
+    for read in (parse, lambda t: with_places(parse, t)[0]):
+        try:
+            out.append(read(text))
+        except kn.PuzzleError as e:
+            out.append(str(e))
+    return out
+
+
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_plain_rows_read_as_the_cell_by_cell_reader_reads_them(data):
+    """Random puzzles written as compact plain rows are read by ``_plain_grid`` into the
+    same Puzzle as the cell-by-cell reader's."""
+    from strategies import filled_puzzles
+    from kakuro_np.formats.jboxed import _plain_grid
+    puzzle, _ = data.draw(filled_puzzles())
+    rows = [line.split(" ; ") for line in kn.formats.write_jboxed(puzzle).rstrip("\n").split("\n")]
+    compact = "\n".join(";".join(cell.strip(" ;") for cell in row) for row in rows) + "\n"
+    fast, slow = _read_both(compact)
+    assert fast == slow == puzzle
+    assert puzzle.shape[1] == 1 or _plain_grid(compact) == puzzle
+
+
+PLAIN_TOKENS = ["x", "X", "_", "5", "0", "3 4", "45 0", "46 1", "7  8", "07 3", "", "a", " 9 ",
+                "\t_", "1 2 3"]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.lists(st.sampled_from(PLAIN_TOKENS), min_size=1, max_size=5), min_size=1,
+                max_size=5), st.sampled_from(["", "\n", ";\n", "\n\n"]))
+def test_any_plain_text_reads_as_the_cell_by_cell_reader_reads_it(rows, end):
+    """Texts near the plain rows (bad tokens, sums past 45, rows of two widths, runs too
+    long, blank lines): the same Puzzle, or the same error naming the same place."""
+    text = "\n".join(";".join(row) for row in rows) + end
+    if not text.strip():
+        return
+    fast, slow = _read_both(text)
+    assert fast == slow

@@ -1,0 +1,148 @@
+"""Scale: a batch on 1, 2, 4, ... workers, with the CPU its main process spends a puzzle.
+
+Each run is ``run_batch`` of the published set repeated ``--copies`` times (a
+JSON-lines input, ids made unique) into ``os.devnull``, in a fresh process of the
+checkout asked for (its own warm cache), warmed up first. It reports the wall time,
+puzzles a second, the main process's own CPU time a puzzle (user + system, its
+threads included) and its workers' CPU a puzzle, beside a loop of ``kn.kakuro`` over
+the same puzzles (read beforehand) in one process: the ceiling a batch's main process
+sets shows on two cores too. Rounds alternate the checkouts; medians.
+
+    git worktree add /tmp/before HEAD~1
+    python bench/scale.py /tmp/before . --workers 1 2      # a Markdown table
+    python bench/scale.py . . --rounds 1                    # one checkout alone
+
+Examples
+--------
+>>> worker_counts(2), worker_counts(16)
+([1, 2], [1, 2, 4, 8, 16])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PUBLISHED = os.path.join(HERE, "sets", "published.jsonl")
+
+
+def worker_counts(cores: int) -> list:
+    """1, 2, 4, ... up to ``cores`` (and ``cores`` itself)."""
+    counts, n = [], 1
+    while n < cores:
+        counts.append(n)
+        n *= 2
+    return counts + [cores]
+
+
+def make_input(copies: int, folder: str) -> str:
+    """A JSON-lines input of the published set ``copies`` times over; its path."""
+    with open(PUBLISHED) as f:
+        rows = [json.loads(line) for line in f]
+    path = os.path.join(folder, f"published-x{copies}.jsonl")
+    with open(path, "w") as f:
+        for c in range(copies):
+            for row in rows:
+                f.write(json.dumps({"id": f"{row['name']}-{c}", "grid": row["grid"]}) + "\n")
+    return path
+
+
+def cpu(who) -> float:
+    """User + system seconds of ``resource.RUSAGE_SELF`` or ``RUSAGE_CHILDREN``."""
+    import resource
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(source: str, workers: int) -> dict:
+    """This process's side: a batch of ``source`` on ``workers`` (the kernels warm)."""
+    import resource
+    import kakuro_np as kn
+    from kakuro_np.batch import items, run_batch
+    listed = items(source)
+    n = len(listed)
+    if workers == 0:                                   # the loop of kn.kakuro
+        puzzles = [kn.parse(grid) for _, grid in listed]
+        for p in puzzles[:50]:
+            kn.kakuro(p)
+        started, own = time.perf_counter(), cpu(resource.RUSAGE_SELF)
+        for p in puzzles:
+            kn.kakuro(p)
+        wall = time.perf_counter() - started
+        return {"n": n, "wall": wall, "main_us": (cpu(resource.RUSAGE_SELF) - own) / n * 1e6,
+                "workers_us": 0.0}
+    run_batch(source, os.devnull, workers=workers, limit=None)      # warm: kernels loaded
+    started = time.perf_counter()
+    own, children = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
+    run_batch(source, os.devnull, workers=workers)
+    wall = time.perf_counter() - started
+    own, children = cpu(resource.RUSAGE_SELF) - own, cpu(resource.RUSAGE_CHILDREN) - children
+    if workers == 1:                                   # solved in this process
+        own, children = 0.0, own
+    return {"n": n, "wall": wall, "main_us": own / n * 1e6, "workers_us": children / n * 1e6}
+
+
+def run(tree: str, source: str, workers: int) -> dict:
+    """``measure`` in a fresh process of the checkout ``tree``."""
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--measure", source,
+                          str(workers)], capture_output=True, text=True, cwd=tree, check=True,
+                         env={**os.environ, "PYTHONPATH": os.path.abspath(tree)})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def commit_of(tree: str) -> str:
+    """The short commit a checkout is at."""
+    return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("before", nargs="?", default=ROOT)
+    ap.add_argument("after", nargs="?", default=ROOT)
+    ap.add_argument("--copies", type=int, default=4, help="times the published set (500)")
+    ap.add_argument("--workers", type=int, nargs="*", default=None,
+                    help="worker counts (default 1, 2, 4, ... up to the cores)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure[0], int(args.measure[1]))))
+        return
+    counts = [0] + (args.workers or worker_counts(os.cpu_count() or 1))
+    with tempfile.TemporaryDirectory() as folder:
+        source = make_input(args.copies, folder)
+        got = {(side, w): [] for side in ("before", "after") for w in counts}
+        for r in range(args.rounds):
+            sides = ("before", "after") if r % 2 == 0 else ("after", "before")
+            for w in counts:
+                for side in sides:
+                    got[side, w].append(run(getattr(args, side), source, w))
+    n = got["after", counts[0]][0]["n"]
+    print(f"{n:,} published puzzles (the set x{args.copies}); before {commit_of(args.before)}, "
+          f"after {commit_of(args.after)}; {args.rounds} rounds alternating, medians; "
+          f"{os.cpu_count()} cores\n")
+    print("| workers | side | seconds | puzzles/s | main process, CPU µs a puzzle "
+          "| workers, CPU µs a puzzle |")
+    print("|---|---|---:|---:|---:|---:|")
+    for w in counts:
+        for side in ("before", "after"):
+            rows = got[side, w]
+            wall = statistics.median(r["wall"] for r in rows)
+            main_us = statistics.median(r["main_us"] for r in rows)
+            workers_us = statistics.median(r["workers_us"] for r in rows)
+            label = "kn.kakuro loop" if w == 0 else str(w)
+            print(f"| {label} | {side} | {wall:.2f} | {n / wall:,.0f} | {main_us:,.0f} "
+                  f"| {workers_us:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
