@@ -14,8 +14,8 @@ memo  : a ``Memo``: an open addressing hash table (``slot`` holds entry
         ``data`` words in use, whether the memo may grow, and whether it is
         full and wants to.
 
-Making a default memo costs about 0.1 ms (its slots written, fresh pages mapped), more
-than counting a published puzzle: a count borrows one (``borrowed``) and gives it back
+Making a default memo (its slots written, fresh pages mapped) costs more than counting
+a published puzzle: a count borrows one (``borrowed``) and gives it back
 (``give_back``), emptied in the time its keys take (``emptied``), for the next count.
 
 The memory is fixed when the memo is made. When the table or ``data`` is
