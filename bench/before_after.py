@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import statistics
-import subprocess
 import sys
 
+from checkouts import commit_of, run_in
 from sections import markers, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,25 +33,15 @@ SETS = ("published", "big30", "big40", "many", "long", "samples")
 
 def set_total(tree: str, set_name: str, repeat: int) -> float:
     """Seconds ``kn.kakuro`` takes over a set in ``tree`` (its own worker process)."""
-    out = subprocess.run([sys.executable, os.path.join(tree, "bench", "run.py"), "--worker", "ours",
-                          "--set", set_name, "--repeat", str(repeat)],
-                         capture_output=True, text=True, cwd=tree, check=True,
-                         # the tree's own package: the venv's editable install finds this
-                         # checkout's, whatever the worker's directory
-                         env={**os.environ, "PYTHONPATH": tree,
-                              "KAKURO_BENCH_SETS": os.path.join(HERE, "sets")})
-    return sum(r["t"] for r in json.loads(out.stdout.strip().splitlines()[-1])["records"])
+    out = run_in(tree, [os.path.join(tree, "bench", "run.py"), "--worker", "ours", "--set",
+                        set_name, "--repeat", str(repeat)],
+                 {"KAKURO_BENCH_SETS": os.path.join(HERE, "sets")})
+    return sum(r["t"] for r in out["records"])
 
 
 def ratio(before: list, after: list) -> float:
     """After / before, of the medians of the rounds."""
     return round(statistics.median(after) / statistics.median(before), 3)
-
-
-def commit_of(tree: str) -> str:
-    """The short commit a checkout is at."""
-    return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip() or "?"
 
 
 def keep_in(results: str, table: list, args) -> None:

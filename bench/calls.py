@@ -23,9 +23,9 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import time
+
+from checkouts import commit_of, run_in
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -83,17 +83,8 @@ def worker(repeat: int, calls: int) -> dict:
 
 def run_worker(tree: str, repeat: int, calls: int) -> dict:
     """A worker's timings of the checkout ``tree`` (a fresh process)."""
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker",
-                          "--repeat", str(repeat), "--calls", str(calls)],
-                         capture_output=True, text=True, cwd=tree, check=True,
-                         env={**os.environ, "PYTHONPATH": os.path.abspath(tree)})
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def commit_of(tree: str) -> str:
-    """The short commit a checkout is at."""
-    return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True).stdout.strip() or "?"
+    return run_in(tree, [os.path.abspath(__file__), "--worker", "--repeat", str(repeat),
+                         "--calls", str(calls)])
 
 
 def main():

@@ -30,8 +30,9 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
+
+from checkouts import run_in
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUESTIONS = ("essay", "any", "c2")
@@ -64,11 +65,8 @@ def ask(seeds, grids, cap) -> dict:
 
 def run_tree(tree, args) -> dict:
     """``ask`` in a worker process of the checkout ``tree``."""
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", tree, tree,
-                          "--seeds", args.seeds, "--grids", args.grids, "--cap", str(args.cap)],
-                         capture_output=True, text=True, cwd=tree, check=True,
-                         env={**os.environ, "PYTHONPATH": tree})
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_in(tree, [os.path.abspath(__file__), "--worker", tree, tree, "--seeds",
+                         args.seeds, "--grids", args.grids, "--cap", str(args.cap)])
 
 
 def summary(before: dict, after: dict) -> tuple:

@@ -24,10 +24,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
+
+from checkouts import commit_of, run_in
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -79,7 +79,7 @@ def measure(source: str, workers: int) -> dict:
         wall = time.perf_counter() - started
         return {"n": n, "wall": wall, "main_us": (cpu(resource.RUSAGE_SELF) - own) / n * 1e6,
                 "workers_us": 0.0}
-    run_batch(source, os.devnull, workers=workers, limit=None)      # warm: kernels loaded
+    run_batch(source, os.devnull, workers=workers)                  # warm: kernels loaded
     started = time.perf_counter()
     own, children = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
     run_batch(source, os.devnull, workers=workers)
@@ -92,16 +92,7 @@ def measure(source: str, workers: int) -> dict:
 
 def run(tree: str, source: str, workers: int) -> dict:
     """``measure`` in a fresh process of the checkout ``tree``."""
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--measure", source,
-                          str(workers)], capture_output=True, text=True, cwd=tree, check=True,
-                         env={**os.environ, "PYTHONPATH": os.path.abspath(tree)})
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def commit_of(tree: str) -> str:
-    """The short commit a checkout is at."""
-    return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True).stdout.strip() or "?"
+    return run_in(tree, [os.path.abspath(__file__), "--measure", source, str(workers)])
 
 
 def main():

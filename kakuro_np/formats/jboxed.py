@@ -68,11 +68,9 @@ def _plain_grid(text) -> Puzzle | None:
     codes = np.array([code if (code := known(field)) is not None else _plain_code(field)
                       for field in ";".join(lines).split(";")], np.int64).reshape(len(lines), width)
     blank, clue = codes < 0, codes > 0
-    down, across = np.where(clue, codes >> 6, 0), np.where(clue, codes & 63, 0)
-    if max(down.max(), across.max()) > 45:
-        return None
-    try:
-        puzzle = Puzzle(blank, down, across, np.where(blank, -1 - codes, 0))
+    try:                                     # a sum past 45 is refused here, too
+        puzzle = Puzzle(blank, np.where(clue, codes >> 6, 0), np.where(clue, codes & 63, 0),
+                        np.where(blank, -1 - codes, 0))
         check_run_lengths(puzzle.blank)
     except PuzzleError:
         return None

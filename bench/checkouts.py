@@ -1,0 +1,30 @@
+"""Two checkouts side by side: a bench script's worker run in a checkout, and its commit.
+
+The scripts that compare a change's before and after (``calls.py``, ``scale.py``,
+``before_after.py``, ``open_before_after.py``) run their timed side in a fresh process
+of each checkout, with that checkout's own package first on the path (the venv's
+editable install would otherwise find this one's), and read its answer back from the
+last line it prints, as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+
+def run_in(tree: str, argv: list, env: dict | None = None) -> dict:
+    """The JSON of the last line ``python ARGV...`` prints, run in the checkout ``tree``
+    (its working directory and package), with ``env`` added to the environment."""
+    out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=tree,
+                         check=True, env={**os.environ, **(env or {}),
+                                          "PYTHONPATH": os.path.abspath(tree)})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def commit_of(tree: str) -> str:
+    """The short commit a checkout is at ("?" outside git)."""
+    return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or "?"
