@@ -68,7 +68,7 @@ bench-quick: $(VENV)/.bench-installed
 bench-sets: $(VENV)/.bench-installed
 	$(BIN)/python bench/make_sets.py
 
-# Clear the compiled kernels by hand (kakuro_np/engine/jit.py's guard clears them when any source changes).
+# Clear the compiled kernels by hand (kakuro_np/engine/core/jit.py's guard clears them when any source changes).
 clean-cache:
 	find kakuro_np -name '*.nbi' -delete -o -name '*.nbc' -delete
 

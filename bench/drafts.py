@@ -35,7 +35,7 @@ import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.core import policy
 from kakuro_np.engine.proofs.checks import checks_for
-from kakuro_np.engine.walk.search import search
+from kakuro_np.engine.search import search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_sets as ms  # noqa: E402

@@ -3,7 +3,7 @@
 On the open grids of ``open_grids.py``, walk down the essay's first path
 (forced moves, then the first row of the smallest table, as ``kn.kakuro``
 goes) and collect the nodes that forced moves leave open but the sums test
-(``engine/proofs/sums``: one max-flow) refutes. Each such node is given to CP-SAT
+(``engine/walk/sums``: one max-flow) refutes. Each such node is given to CP-SAT
 three ways: as it comes (presolve and its linear relaxation), without the
 linear relaxation (``linearization_level=0``: clause learning on its own), and
 without presolve. If clause learning were what made CP-SAT fast on these grids,
@@ -24,7 +24,7 @@ import numpy as np
 import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.force import pick_entry, start_state
-from kakuro_np.engine.proofs.sums import new_network, sums_feasible
+from kakuro_np.engine.walk.sums import new_network, sums_feasible
 from kakuro_np.engine.walk.trail import WALKED, depth, open_level, step, trail_for
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

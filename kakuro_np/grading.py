@@ -32,7 +32,7 @@ import numpy as np
 from .engine.core import ahead
 from .engine.core.codes import OK, TIMED_OUT
 from .engine.core.jit import NO_DEADLINE, deadline_ns, kernel
-from .engine.walk.search import walk_fanouts
+from .engine.search import walk_fanouts
 from .explanation import logic_summary
 from .puzzle import PuzzleLike
 from .techniques import NAMES

@@ -1,12 +1,12 @@
 """Stage 4, solve: the public verbs ``kakuro``, ``count`` and ``reduce``, with their budgets,
 limits, timeouts and results.
 
-The kernels are in ``engine``: the model and the search in ``engine.walk.search``,
+The kernels are in ``engine``: the model in ``engine.model``, the search in ``engine.search``,
 counting in ``engine.walk.counting``, the hunt in any order in ``engine.walk.anyorder``.
 
 Glossary
 --------
-model    : the packed puzzle the kernels share (``engine.build.model``),
+model    : the packed puzzle the kernels share (``engine.model``),
            with the Puzzle and its packed entries (``Model``).
 deadline : a ``monotonic_ns`` time after which kernels stop (``NO_DEADLINE``: never).
 limit    : how many solutions to find or count at most (``NO_LIMIT``: no limit).
@@ -27,7 +27,7 @@ from . import first_run
 from .combos import LOWEST_DIGIT, POPCOUNT, candidate_grid
 from .dist import cores
 from .engine.build.entries import packed_entries
-from .engine.build.model import MAX_ROWS, Model, build
+from .engine.model import MAX_ROWS, Model, build
 from .engine.core import ahead, policy
 from .engine.core.codes import (COUNT_TIMED_OUT, MEMO_FULL, OK, OUT_OF_NODES, THRASHING, TIMED_OUT)
 from .engine.core.jit import NO_DEADLINE, deadline_ns
@@ -38,7 +38,7 @@ from .engine.walk.counting import (count_pieces, count_split, counted_solutions,
                                    wide_value)
 from .engine.walk.dissect import cut_ranks
 from .engine.walk.memo import Memo, borrowed, give_back, grown, new_memo
-from .engine.walk.search import fixpoint_masks, search
+from .engine.search import fixpoint_masks, search
 from .engine.walk.split import row_children
 from .errors import SolveTimeout, TooManySolutions, seconds
 from .impossible import why_impossible
@@ -75,7 +75,7 @@ KEEP_ROWS = 100_000
 
 
 def model(grid, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
-    """Pack a puzzle (or text, path, rows) for the kernels (``engine.build.model``).
+    """Pack a puzzle (or text, path, rows) for the kernels (``engine.model``).
 
     Raises BudgetError past ``max_rows`` table rows and SolveTimeout past ``deadline``.
     """

@@ -95,7 +95,7 @@ def test_a_cached_kernel_is_not_compiled_again(monkeypatch):
 def test_the_cache_holds_a_name_only_with_its_own_types(monkeypatch):
     """``search`` without checks and with them share one kernel, so one cache index: the
     checked search is cached only when the index holds types other than SEARCH_TYPES."""
-    from kakuro_np.engine.walk.search import SEARCH_TYPES, search
+    from kakuro_np.engine.search import SEARCH_TYPES, search
     index = {(SEARCH_TYPES, "magic", "stamp"): "file"}
     monkeypatch.setattr(search._cache._cache_file, "_load_index", lambda: dict(index))
     assert ahead.is_cached(search, SEARCH_TYPES) and not ahead.is_cached(search)

@@ -186,7 +186,7 @@ def level_on_the_biggest_table(puzzle):
     """The root of ``puzzle`` with a hunter and one level opened on its biggest open table."""
     from kakuro_np.engine.walk.anyorder import new_hunter
     from kakuro_np.engine.force import start_state
-    from kakuro_np.engine.proofs.sums import network_of, sums_feasible
+    from kakuro_np.engine.walk.sums import network_of, sums_feasible
     from kakuro_np.engine.walk.trail import open_level
     _, tables, live = start_state(model(puzzle).root(), True)
     sums = network_of(tables, live.mask.shape[0], True)

@@ -10,7 +10,7 @@ from kakuro_np.engine.proofs.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _
                                           _cancel_until, _new_level, _propagate_all, _reason_lits,
                                           _sums_conflict, _sums_explain, sat_of, sat_solve)
 from kakuro_np.engine.force import start_state
-from kakuro_np.engine.proofs.sums import network_of, sums_feasible
+from kakuro_np.engine.walk.sums import network_of, sums_feasible
 from kakuro_np.engine.core.codes import OK
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from strategies import filled_puzzles, satisfies

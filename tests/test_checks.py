@@ -11,7 +11,7 @@ from kakuro_np.engine.core import policy
 from kakuro_np.engine.core.codes import CONTRADICTION, OK, THRASHING, WITNESSED
 from kakuro_np.engine.force import apply_row, propagate, start_state
 from kakuro_np.engine.proofs.checks import check_node, checks_for, hunt_near
-from kakuro_np.engine.walk.search import search
+from kakuro_np.engine.search import search
 from strategies import filled_puzzles, runs
 from conftest import examples
 

@@ -1,5 +1,6 @@
-"""The package's shape: no function takes more than 8 positional parameters, and no module
-imports, at its top level, a module that imports it back (directly or around a loop)."""
+"""The package's shape: no function takes more than 8 positional parameters, no module
+imports a module that imports it back (directly or around a loop, at the top level or
+inside a function), and the engine's stages import one way."""
 
 import ast
 
@@ -18,33 +19,45 @@ def modules() -> dict:
     return found
 
 
-def top_level_imports(name: str, path, tree, known) -> set:
-    """The package modules ``name`` imports at its top level (relative imports)."""
+def _runs(node) -> bool:
+    """False for an ``if TYPE_CHECKING:`` block: its imports are for type checkers only."""
+    return not (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING")
+
+
+def _statements(tree):
+    """Every statement of a module that may run, in functions and classes too."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo += [child for child in ast.iter_child_nodes(node) if _runs(child)]
+
+
+def package_imports(name: str, path, tree, known, top_level_only=False) -> set:
+    """The package modules ``name`` imports: anywhere it may run (in functions too, not in
+    an ``if TYPE_CHECKING:`` block), or with ``top_level_only`` at its top level.
+    ``from . import sub`` imports ``sub``; ``from . import name`` a name of the package."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     deps = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level:
-            base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-            target = ".".join(base + ([node.module] if node.module else []))
-            deps |= {t for t in [target] + [f"{target}.{a.name}" for a in node.names]
-                     if t in known}
+    for node in (tree.body if top_level_only else _statements(tree)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            subs = {f"{target}.{a.name}" for a in node.names} & set(known)
+            if len(subs) < len(node.names) and target in known:
+                deps.add(target)
+            deps |= subs
+        elif isinstance(node, ast.Import):
+            deps |= {a.name for a in node.names} & set(known)
     return deps - {name}
 
 
-def test_no_function_takes_more_than_8_positional_parameters():
-    over = [f"{path.name}:{node.lineno} {node.name}"
-            for path, tree in modules().values() for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and len(node.args.posonlyargs) + len(node.args.args) > MOST_POSITIONAL]
-    assert over == []
-
-
-def test_no_import_cycle_at_the_top_level():
-    found = modules()
-    graph = {name: top_level_imports(name, path, tree, found)
-             for name, (path, tree) in found.items()}
-    # a package's __init__ may import its own submodules; a cycle through it is the
-    # submodule importing the package back, which the graph holds as well
+def cycles_of(graph: dict) -> list:
+    """The import circles of ``graph`` (name -> the names it imports), each as a path."""
     done, cycles = set(), []
 
     def visit(name, path):
@@ -58,7 +71,66 @@ def test_no_import_cycle_at_the_top_level():
     for name in sorted(graph):
         if name not in done:
             visit(name, [name])
-    assert cycles == []
+    return cycles
+
+
+#: The engine's stages, in the order the data flows (``kakuro_np/engine/__init__.py``):
+#: each imports only those before it.
+ENGINE_STAGES = ("core", "build", "force", "model", "walk", "proofs", "search")
+#: What the engine takes from the package outside it.
+ENGINE_BASE = {"kakuro_np.combos", "kakuro_np.errors", "kakuro_np.puzzle"}
+
+
+def stage_of(name: str) -> str | None:
+    """The engine stage of module ``name`` (None outside the engine)."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "engine" else None
+
+
+def test_no_function_takes_more_than_8_positional_parameters():
+    over = [f"{path.name}:{node.lineno} {node.name}"
+            for path, tree in modules().values() for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and len(node.args.posonlyargs) + len(node.args.args) > MOST_POSITIONAL]
+    assert over == []
+
+
+def test_no_import_cycle_at_the_top_level():
+    found = modules()
+    # a package's __init__ may import its own submodules; a cycle through it is the
+    # submodule importing the package back, which the graph holds as well
+    assert cycles_of({name: package_imports(name, path, tree, found, top_level_only=True)
+                      for name, (path, tree) in found.items()}) == []
+
+
+def test_no_import_cycle_counting_imports_inside_functions():
+    found = modules()
+    assert cycles_of({name: package_imports(name, path, tree, found)
+                      for name, (path, tree) in found.items()}) == []
+
+
+def test_the_engine_stages_import_one_way():
+    """Each engine stage imports only the stages before it, inside functions too, and
+    the package outside the engine only through its base (combos, errors, puzzle)."""
+    found = modules()
+    upward, outside = [], []
+    for name, (path, tree) in found.items():
+        stage = stage_of(name)
+        if stage is None:
+            continue
+        for dep in package_imports(name, path, tree, found):
+            other = stage_of(dep)
+            if other is None and dep not in ENGINE_BASE and dep != "kakuro_np.engine":
+                outside.append(f"{name} -> {dep}")
+            elif other is not None and stage in ENGINE_STAGES and (
+                    other not in ENGINE_STAGES
+                    or ENGINE_STAGES.index(other) > ENGINE_STAGES.index(stage)):
+                upward.append(f"{name} -> {dep}")
+    assert upward == [] and outside == []
+
+
+def test_every_engine_module_has_a_stage():
+    assert {stage_of(name) for name in modules()} - {None} == set(ENGINE_STAGES)
 
 
 def test_the_code_says_what_not_when():

@@ -20,7 +20,7 @@ import kakuro_np as kn
 from kakuro_np.chains import shortest_chain
 from kakuro_np.engine.core.codes import OK, OVER_BUDGET, TIMED_OUT
 from kakuro_np.engine.core.jit import NO_DEADLINE
-from kakuro_np.engine.walk.search import walk_fanouts
+from kakuro_np.engine.search import walk_fanouts
 from kakuro_np.explanation import _board, _regions, board_runs
 from kakuro_np.generator import draft_of, fill_of, kick, lower_ambiguity, random_fill, steer
 from kakuro_np.grading import BANDS, LABEL_TOP, Grade

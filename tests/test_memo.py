@@ -13,7 +13,7 @@ from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_p
                                             wide_value)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.core.jit import NO_DEADLINE
-from kakuro_np.engine.proofs.sums import network_of
+from kakuro_np.engine.walk.sums import network_of
 import importlib
 
 from kakuro_np.engine.walk import memo as memo_module

@@ -12,7 +12,7 @@ from kakuro_np.engine.force import start_state
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.build.perms import (COMBINATIONS, list_perms, perm_count, perm_projection,
                                           perm_sets)
-from kakuro_np.engine.walk.search import count_fanouts, search
+from kakuro_np.engine.search import count_fanouts, search
 from kakuro_np.solve import model
 from conftest import examples
 

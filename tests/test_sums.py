@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
-from kakuro_np.engine.walk.search import fixpoint_masks, search
-from kakuro_np.engine.proofs.sums import entry_sides, new_network, sums_feasible
+from kakuro_np.engine.search import fixpoint_masks, search
+from kakuro_np.engine.walk.sums import entry_sides, new_network, sums_feasible
 from strategies import filled_puzzles
 from conftest import examples
 

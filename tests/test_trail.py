@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 
 import kakuro_np as kn
 from kakuro_np.engine.force import pick_entry, propagate, start_state
-from kakuro_np.engine.walk.search import count_fanouts, mask_digit
+from kakuro_np.engine.search import count_fanouts, mask_digit
 from kakuro_np.engine.walk.trail import (WALKED, cell_trail_for, close_level, depth, next_row,
                                          open_cell_level, open_level, step, trail_for)
 from kakuro_np.solve import model

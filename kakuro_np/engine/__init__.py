@@ -2,9 +2,12 @@
 
 The stages, in the order the data flows (``kakuro_np.essay`` states each in plain numpy)::
 
-    build (entries ──▶ jposs ──▶ model) ──▶ force ──▶ walk (trail ──▶ search / hunt / count)
-                                                         ▲
-                                       proofs (checks: sums, repair, clause learning)
+    core ──▶ build ──▶ force ──▶ model ──▶ walk ──▶ proofs ──▶ search
+             (entries, jposs)    (stages 1-3     (trail,   (checks,   (stage 4,
+                                  in one call)    counts)   cdcl)      the essay's order)
+
+Each stage imports only the stages before it (``tests/test_code_shape.py`` holds it,
+imports inside functions included).
 
 Layout
 ------
@@ -16,20 +19,24 @@ core/   : what every stage shares. ``jit`` (kernel conventions, the cache guard 
           ``ahead`` (compiling in helper processes on a first run).
 build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
           ``jposs`` (each entry's table, narrowed by combinations first), ``perms``
-          (tables of one digit set kept without their rows), ``model`` (the packed
-          puzzle, ``Model``, whose ``root()`` is the one way to a kernel's ``Root``).
+          (tables of one digit set kept without their rows).
 force   : stage 3, the one propagation: filtering, the fixpoint, the fast table
           build, and the walks' start (``start_state``).
-walk/   : stage 4. ``trail`` (the depth-first walk, written once: ``open_level``,
+model   : stages 1-3 in one kernel call: the packed puzzle (``Model``), whose
+          ``root()`` is the one way to a kernel's ``Root``.
+walk/   : the depth-first walks. ``trail`` (the walk, written once: ``open_level``,
           ``step``; every walk steps with it, each with its own branching rule and
           its own work at a leaf; a count's fans each walk a level of it, with
-          frames on a stack instead of recursion), ``search`` (the essay's
-          order), ``anyorder`` (a hunt in any order), ``counting``, ``memo`` and
-          ``dissect`` (counts by independent pieces), ``split`` (subproblems for a
-          cluster).
-proofs/ : what refutes a branch before the walk enters it: ``checks`` (the checks
-          of a thrashing search), ``sums`` (the clues as a flow network), ``repair``
-          (new digits near where a witness stops fitting), ``cdcl`` (clause learning).
+          frames on a stack instead of recursion), ``anyorder`` (a hunt in any
+          order), ``counting``, ``memo`` and ``dissect`` (counts by independent
+          pieces), ``split`` (subproblems for a cluster), ``sums`` (the clues as a
+          flow network, tested at the walks' nodes).
+proofs/ : what refutes a branch before the search enters it: ``checks`` (the checks
+          of a thrashing search: a count's turns, a hunt, clause learning),
+          ``repair`` (new digits near where a witness stops fitting), ``cdcl``
+          (clause learning).
+search  : stage 4, the essay's fan-out in its order, checked by the proofs once it
+          thrashes.
 
 Records go to the kernels by reference (``jit.by_reference``): one pointer a call.
 On the per-node path a few small kernels (``step``, ``next_row``, ``apply_row``, the

@@ -1,8 +1,8 @@
 """Compile a kernel in a helper process while this one compiles others: the first run, on two cores.
 
 On an empty cache, ``kakuro-np solve`` compiles two trees of kernels one after the
-other: the model (``build.model.puzzle_model``: entries, tables, forced moves) and the search
-(``engine.walk.search.search``). The command line starts a helper process that compiles the
+other: the model (``model.puzzle_model``: entries, tables, forced moves) and the search
+(``engine.search.search``). The command line starts a helper process that compiles the
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
@@ -53,14 +53,14 @@ from .jit import NO_DEADLINE
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...).
 KERNELS = {
-    "model": (("kakuro_np.engine.build.model", "puzzle_model", "PUZZLE_TYPES"),
+    "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
               ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
-    "search": (("kakuro_np.engine.walk.search", "search", "SEARCH_TYPES"),),
+    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
     "count-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
                           for kernel in ("count_scope", "scope_solution", "pin_fitting_pieces")),
     "proof-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
                           for kernel in ("hunt_near", "sat_solve", "repair_steps")),
-    "checks": (("kakuro_np.engine.walk.search", "search", "checked_search_types"),),
+    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
     "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
@@ -70,7 +70,7 @@ KERNELS = {
               ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES"),
               ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
     "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
-    "fanouts": (("kakuro_np.engine.walk.search", "count_fanouts", "FANOUT_TYPES"),),
+    "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
     "generate": (("kakuro_np.generator", "fill_layout", "FILL_TYPES"),
                  ("kakuro_np.layout", "label_regions", "REGIONS_TYPES"),
                  ("kakuro_np.engine.build.jposs", "var_entries", "VAR_ENTRIES_TYPES"),

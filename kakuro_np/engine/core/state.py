@@ -9,7 +9,7 @@ Root   : a puzzle's tables as the public verbs hand them to the kernels: the
          it, and the masks the tables are the fixpoint of (the model's: a start
          from them has nothing to force), or none (``force.start_state``).
          ``Model.root()`` is the one maker of a Root.
-Model  : a puzzle packed for the kernels (``build.model.build``), or given tables
+Model  : a puzzle packed for the kernels (``model.build``), or given tables
          (``tables_model``).
 Tables : what the table build made, read only from then on: the entries'
          variables (``ent_off``, ``ent_var``), each variable's entries
@@ -67,7 +67,7 @@ class Root(NamedTuple):
 
 
 class Model(NamedTuple):
-    """A puzzle packed for the kernels (``build.model.build`` makes it); ``root()`` is the one
+    """A puzzle packed for the kernels (``model.build`` makes it); ``root()`` is the one
     way to the ``Root`` a kernel starts from."""
     puzzle: object
     packed: object

@@ -1,3 +1,2 @@
-"""What refutes a branch before the walk enters it: the checks of a thrashing walk
-(``checks``), the clues as a flow network (``sums``), repairs of a witness (``repair``)
-and clause learning (``cdcl``)."""
+"""What refutes a branch before the search enters it: the checks of a thrashing search
+(``checks``), repairs of a witness (``repair``) and clause learning (``cdcl``)."""

@@ -70,7 +70,7 @@ from ..force import start_state
 from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, inline_kernel, kernel,
                         monotonic_ns, sort_ints)
 from ..core.state import ROOT
-from .sums import mask_bounds, network_of, sums_feasible
+from ..walk.sums import mask_bounds, network_of, sums_feasible
 
 #: Room for learned clauses, and for their literals (``np.empty``: only what is used is
 #: resident).

@@ -1,6 +1,6 @@
 """The checks of a thrashing walk: is there a solution below this node?
 
-The essay's search (``walk.search``) goes a long way without a solution on open
+The essay's search (``engine.search``) goes a long way without a solution on open
 grids; it then checks branches before entering them and skips those with none,
 which changes the time only. A check answers from the parent's solution when it
 fits, from the sums (``sums``), from a repair of the parent's solution
@@ -22,7 +22,7 @@ near    : the cells of a check's node within some rings of entries of where its
 Examples
 --------
 >>> import kakuro_np as kn
->>> from kakuro_np.engine.build.model import build
+>>> from kakuro_np.engine.model import build
 >>> checks = checks_for(build(kn.read("puzzles/k0.txt")), 100)
 >>> checks.witness.shape, bool(checks.has_witness.any())
 ((9, 8), False)
@@ -49,7 +49,7 @@ from ..walk.memo import DATA_WORDS, SLOTS_LOG2, WIDE, new_memo
 from ..walk.trail import cut_to, depth, rebuild_node
 from .cdcl import sat_of, sat_solve
 from .repair import free_ring, repair_steps
-from .sums import network_of, sums_feasible
+from ..walk.sums import network_of, sums_feasible
 
 
 @kernel

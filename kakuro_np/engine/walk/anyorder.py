@@ -39,7 +39,7 @@ from ..force import pick_entry, start_state
 from ..core.jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
                         monotonic_ns)
 from ..core.state import ROOT
-from ..proofs.sums import network_of, sums_feasible
+from .sums import network_of, sums_feasible
 from .trail import cut_to, trail_for, open_level, step
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).

@@ -38,7 +38,7 @@ from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_i
                         monotonic_ns, sort_ints)
 from .memo import MEMO, WIDE, lookup, store
 from ..core.state import ROOT
-from ..proofs.sums import network_of, sums_feasible
+from .sums import network_of, sums_feasible
 from .trail import (cell_trail_for, close_level, depth, open_cell_level, open_level, step,
                     trail_for)
 

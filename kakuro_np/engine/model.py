@@ -26,15 +26,15 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
-from ...combos import ALL_DIGITS
-from ...errors import BudgetError, SolveTimeout
-from ..core import ahead
-from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import INT, NO_DEADLINE, kernel
-from ..core.state import Model
-from ..force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
-from .entries import LOOSE_CELL, Packed, _scan_runs, packed_entries
-from .perms import perm_sets
+from ..combos import ALL_DIGITS
+from ..errors import BudgetError, SolveTimeout
+from .core import ahead
+from .core.codes import OK, OVER_BUDGET, TIMED_OUT
+from .core.jit import INT, NO_DEADLINE, kernel
+from .core.state import Model
+from .force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
+from .build.entries import LOOSE_CELL, Packed, _scan_runs, packed_entries
+from .build.perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
 MAX_ROWS = 10_000_000

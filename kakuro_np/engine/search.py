@@ -16,7 +16,7 @@ them and skips those with none (see ``search``), which changes the time only.
 Examples
 --------
 >>> import kakuro_np as kn
->>> from kakuro_np.engine.build.model import build
+>>> from kakuro_np.engine.model import build
 >>> from kakuro_np.engine.core.jit import NO_DEADLINE
 >>> found = search(build(kn.read("puzzles/k3.txt")).root(), 100, False, NO_DEADLINE, 10**9, None)
 >>> int(found.found), int(found.status)
@@ -30,14 +30,14 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
-from ..core.codes import CONTRADICTION, OK, OVER_BUDGET, THRASHING, TIMED_OUT, WALKED, WITNESSED
-from ..core.jit import INT, NO_DEADLINE, grow, kernel, monotonic_ns
-from ..core.policy import CLOCK_AFTER, THRASH_NS
-from ..core.state import ROOT
-from ..force import pick_entry, start_state
-from ..proofs.checks import check_path, check_root, checks_type
-from ..proofs.sums import sums_feasible
-from .trail import open_level, step, trail_for
+from .core.codes import CONTRADICTION, OK, OVER_BUDGET, THRASHING, TIMED_OUT, WALKED, WITNESSED
+from .core.jit import INT, NO_DEADLINE, grow, kernel, monotonic_ns
+from .core.policy import CLOCK_AFTER, THRASH_NS
+from .core.state import ROOT
+from .force import pick_entry, start_state
+from .proofs.checks import check_path, check_root, checks_type
+from .walk.sums import sums_feasible
+from .walk.trail import open_level, step, trail_for
 
 
 @kernel
