@@ -30,12 +30,10 @@ def thrashing_solve():
 
 
 #: The names whose kernels a caller runs before its own: a search thrashes before it checks.
-BEFORE = {"checks": ("search", "count-checks", "proof-checks"), "count-checks": ("search",),
-          "proof-checks": ("search",)}
+BEFORE = {"checks": ("search", "proof-checks", "hunt"), "proof-checks": ("search",)}
 CALLERS = {
     "model": lambda: solve.model(K2),
     "search": lambda: kn.kakuro(K2),
-    "count-checks": thrashing_solve,
     "proof-checks": thrashing_solve,
     "checks": thrashing_solve,
     "learn": lambda: solve.Learner(solve.model(K3), 50).turn(100_000, NO_DEADLINE),
@@ -131,7 +129,7 @@ def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch
 
     monkeypatch.setattr(subprocess, "Popen", helper)
     assert np.array_equal(thrashing_solve(), kn.kakuro(K3))
-    assert started == ["count-checks", "proof-checks", "any", "learn"]
+    assert started == ["proof-checks", "hunt", "any", "learn"]
     ahead.stop_all()
 
 

@@ -32,9 +32,8 @@ walk/   : the depth-first walks. ``trail`` (the walk, written once: ``open_level
           pieces), ``split`` (subproblems for a cluster), ``sums`` (the clues as a
           flow network, tested at the walks' nodes).
 proofs/ : what refutes a branch before the search enters it: ``checks`` (the checks
-          of a thrashing search: a count's turns, a hunt, clause learning),
-          ``repair`` (new digits near where a witness stops fitting), ``cdcl``
-          (clause learning).
+          of a thrashing search: the sums, turns of clause learning and of a hunt),
+          ``cdcl`` (clause learning).
 search  : stage 4, the essay's fan-out in its order, checked by the proofs once it
           thrashes.
 

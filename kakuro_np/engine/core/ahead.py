@@ -7,10 +7,8 @@ search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
 waits for the helper (``wait``), and the call then loads the kernel from the cache.
 A search that thrashes does the same on its own (``solve.essay_solutions``): two
-helpers compile the checks' parts at once (``count-checks``, ``proof-checks``), then it
-compiles their top while helpers compile the hunt in any order and clause learning that
-may come next (a first ``kakuro-np solve --limit 1 bench/sets/open-30x100.txt`` on an
-empty cache: 117-124 s with the whole checks compiled here, 102-109 s with the parts).
+helpers compile the checks' parts at once (``proof-checks``, clause learning, and
+``hunt``), then it compiles their top while helpers compile what may come next.
 
 Glossary
 --------
@@ -56,10 +54,7 @@ KERNELS = {
     "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
               ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "count-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
-                          for kernel in ("count_scope", "scope_solution", "pin_fitting_pieces")),
-    "proof-checks": tuple(("kakuro_np.engine.proofs.checks", kernel, f"{kernel}_types")
-                          for kernel in ("hunt_near", "sat_solve", "repair_steps")),
+    "proof-checks": (("kakuro_np.engine.proofs.checks", "sat_solve", "sat_solve_types"),),
     "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
@@ -85,7 +80,7 @@ KERNELS = {
 }
 #: name -> the names whose kernels it calls, compiled first (in helpers of their own, at once)
 #: so that it loads them from the cache: the checks' parts, a tree each, on two cores.
-AFTER = {"checks": ("count-checks", "proof-checks")}
+AFTER = {"checks": ("proof-checks", "hunt")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).

@@ -14,12 +14,9 @@ ladder  : where the ladder of techniques left a puzzle (``techniques.climb``):
           SOLVED, STUCK (no technique applies), PAUSED (its step limit), or
           CONTRADICTION.
 check   : what a check of a node says (``checks.check_node``): WITNESSED (a
-          solution below it is in hand), SOLVABLE (there is one), CONTRADICTION
-          (none below it) or TIMED_OUT.
+          solution below it is in hand), CONTRADICTION (none below it) or TIMED_OUT.
 sat     : clause learning's answer (``cdcl``): SAT_YES, SAT_NO, SAT_UNKNOWN
           (its conflicts or its time ran out).
-repair  : a repair of a witness (``repair``): REPAIRED, NO_REPAIR (none within
-          the cells looked at), REPAIR_BUDGET (its budget ran out).
 count   : a count is 0 or more; below zero it is none, and says why:
           COUNT_TIMED_OUT, OUT_OF_NODES (its node budget ran out), MEMO_FULL.
 walk    : ``trail.step`` returns -1 at a node, the entry whose table emptied at
@@ -53,11 +50,9 @@ OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(s) for s in Status)
 #: The ladder's (``techniques.climb``), beside CONTRADICTION.
 SOLVED, STUCK, PAUSED = 5, 6, 7
 #: A check's (``checks.check_node``), beside CONTRADICTION and TIMED_OUT.
-WITNESSED, SOLVABLE = 8, 9
+WITNESSED = 8
 #: Clause learning's answer (``cdcl``).
 SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
-#: A repair's (``repair``).
-REPAIRED, NO_REPAIR, REPAIR_BUDGET = 1, 0, -1
 #: A count that is none: below zero.
 COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = -1, -2, -3
 #: What ``trail.step`` returns when the trail has no rows left: the walk is over.

@@ -30,9 +30,7 @@ THRASH_NS        : nanoseconds without a solution after which the walk thrashes,
 CLOCK_AFTER      : nodes without a solution after which the walk reads the clock at
                    every node.
 CHECK_TURN_GROWTH : how many times more nodes each turn of a check's hunt has than the last.
-CHECK_COUNT_NS   : the shortest turn of a check's count.
 CHECK_SAT_NS     : the first turn of a check's clause learning.
-NEAR_NODES       : the nodes of each near hunt (``checks.hunt_near``).
 """
 
 from __future__ import annotations
@@ -48,6 +46,4 @@ RACE = True
 THRASH_NS = 2_000_000_000
 CLOCK_AFTER = 64
 CHECK_TURN_GROWTH = 4
-CHECK_COUNT_NS = 1_000_000
 CHECK_SAT_NS = 10_000_000
-NEAR_NODES = 1000
