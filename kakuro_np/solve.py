@@ -142,27 +142,35 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
     if order not in ("essay", "any"):
         raise ValueError(f"order must be 'essay' or 'any', got {order!r}")
     deadline, cap, puzzle = deadline_ns(timeout), _limit(limit), _puzzle(grid)
-    kernel, = kakuro_kernels(limit, order)
+    walk, = kakuro_kernels(limit, order)
     if scheduler is None:                   # an empty cache: the essay may answer meanwhile
-        answer = _while_compiling(puzzle, ("model", kernel), cap, deadline, max_rows,
+        answer = _while_compiling(puzzle, ("model", walk), cap, deadline, max_rows,
                                   max_bytes if limit is None else None)
         if answer is not None:
             return answer[0]
-    ahead.ready(("model", kernel), deadline)    # with a deadline, compiled in it, in helpers
-    m = model(puzzle, max_rows, deadline)       # stages 1-3: entries, tables, forced moves
+    ahead.ready(("model", walk), deadline)      # with a deadline, compiled in it, in helpers
+    m = model(puzzle, max_rows, deadline)       # stages 1-3: entries -> jposs -> force
     if m.status != OK or cap == 0:
         return np.zeros((0, *puzzle.shape), np.int8)
-    if kernel == "any":                         # stage 4: the fan-out, or a hunt in any order
-        found, digits = _any_solutions(m, cap, deadline, timeout)
-    elif scheduler is not None:
-        found, digits = _on_cluster(m, scheduler, cap, limit is None, deadline, timeout,
-                                    max_rows, max_bytes)
-    elif limit is None:                         # bounded by max_bytes instead
-        found, digits = _all_within(m, lambda cap, checked=True: essay_solutions(
-            m, cap, deadline, timeout, checked), max_bytes, deadline, timeout)
-    else:
-        found, digits = essay_solutions(m, cap, deadline, timeout)
+    found, digits = fan_out(m, walk, cap, limit is None, deadline, timeout,   # stage 4
+                            scheduler=scheduler, max_rows=max_rows, max_bytes=max_bytes)
     return on_grid(m, found, digits)
+
+
+def fan_out(m, walk, cap, every, deadline, timeout, *, scheduler=None, max_rows=MAX_ROWS,
+            max_bytes=MAX_BYTES) -> tuple:
+    """Stage 4 of ``kakuro()``: ``(found, digits per variable)`` of the solutions of model
+    ``m``: the first ``cap`` in the essay's order (``walk`` "search", on a Dask cluster
+    with ``scheduler``), or ``cap`` in any order (``walk`` "any"); with ``every``, all of
+    them within ``max_bytes``."""
+    if walk == "any":                           # a hunt in any order
+        return _any_solutions(m, cap, deadline, timeout)
+    if scheduler is not None:
+        return _on_cluster(m, scheduler, cap, every, deadline, timeout, max_rows, max_bytes)
+    if every:                                   # bounded by max_bytes instead
+        return _all_within(m, lambda cap, checked=True: essay_solutions(
+            m, cap, deadline, timeout, checked), max_bytes, deadline, timeout)
+    return essay_solutions(m, cap, deadline, timeout)
 
 
 def _puzzle(grid):

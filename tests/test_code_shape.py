@@ -142,3 +142,16 @@ def test_the_code_says_what_not_when():
              if path.suffix in (".py", ".md", ".js", ".html")
              for n, line in enumerate(path.read_text().splitlines(), 1) if when.search(line)]
     assert found == []
+
+
+def test_kakuro_reads_as_the_pipeline():
+    """``kakuro()``'s body is at most 30 lines and calls the stages in order: the model
+    (entries, tables, forced moves) and then the fan-out."""
+    path, tree = modules()["kakuro_np.solve"]
+    verb = next(node for node in tree.body
+                if isinstance(node, ast.FunctionDef) and node.name == "kakuro")
+    body = verb.body[1:] if isinstance(verb.body[0], ast.Expr) else verb.body
+    assert body[-1].end_lineno - body[0].lineno + 1 <= 30
+    called = [node.func.id for statement in body for node in ast.walk(statement)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+    assert called.index("model") < called.index("fan_out") < called.index("on_grid")

@@ -8,7 +8,6 @@ table  : an entry's ``(n, L)`` rows, one per ordered way to fill its ``L`` cells
 rows, tab_off : the packed form of all tables; entry ``k``'s table is
          ``rows[tab_off[k]:tab_off[k + 1], :L_k]`` (rows are padded to 9 digits).
 ent_var : an entry's cells as compact variable ids ``0..V-1`` instead of flat indices.
-FREE   : the sum of an entry that only asks for a digit 1-9 (a lone unclued cell).
 """
 
 from __future__ import annotations
@@ -22,8 +21,6 @@ from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM,
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
 from ..core.jit import INT, INTS, NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
 from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
-
-FREE = 0
 
 
 @kernel
@@ -40,8 +37,7 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     """Append every row of one entry's table to ``rows`` from row ``n_rows`` on.
 
     ``masks`` holds the candidates of the entry's cells; rows come out in
-    lexicographic order. A ``total`` of FREE makes each candidate of a single
-    cell one row. Returns ``(rows, n_rows)``; ``n_rows`` is -1 once the table
+    lexicographic order. Returns ``(rows, n_rows)``; ``n_rows`` is -1 once the table
     would pass ``max_rows`` rows in all (a budget, not a contradiction).
 
     The rows are written by ``fill_rows`` until ``rows`` is full, then it grows and
@@ -50,9 +46,8 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     tables took).
     """
     L = masks.shape[0]
-    if L == 1:              # one cell: any candidate (FREE), or the total itself
-        allowed = masks[0] if total == FREE else (
-            masks[0] & (1 << (total - 1)) if 1 <= total <= 9 else 0)
+    if L == 1:              # one cell: the total itself
+        allowed = masks[0] & (1 << (total - 1)) if 1 <= total <= 9 else 0
         for d in range(1, 10):
             if allowed >> (d - 1) & 1:
                 if n_rows >= max_rows:
@@ -326,9 +321,7 @@ def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
         union |= m
         if POPCOUNT[m] == 1:
             forced |= m
-        out[p] = m if ent_sum[k] == FREE else 0
-    if ent_sum[k] == FREE:
-        return True
+        out[p] = 0
     group = L * (MAX_TOTAL + 1) + ent_sum[k]
     for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
         c = COMBO_BITS[i]

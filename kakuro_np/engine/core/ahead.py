@@ -127,11 +127,6 @@ def kernels_named(name: str) -> list:
             for kernel, types in _listed(name)]
 
 
-def dispatchers_of(name: str) -> list:
-    """The kernels of ``name``: numba dispatchers, in call order."""
-    return [kernel for kernel, _ in _listed(name)]
-
-
 def kernels_of(name: str) -> list:
     """``[(kernel, argument types), ...]`` for ``name``, in call order (a function giving the
     types is called: it may compile, or load, the kernel whose return type they hold)."""
