@@ -7,29 +7,29 @@ and ``TIMED_OUT`` is "the deadline passed" for all three.
 
 Families
 --------
-run     : what a kernel run came to (``Status``): OK, CONTRADICTION (no
-          solution), OVER_BUDGET (tables past ``max_rows``), TIMED_OUT,
-          THRASHING (the walk without checks went too long without a solution).
-ladder  : where the ladder of techniques left a puzzle (``techniques.climb``):
-          SOLVED, STUCK (no technique applies), PAUSED (its step limit), or
-          CONTRADICTION.
-check   : what a check of a node says (``checks.check_node``): WITNESSED (a
-          solution below it is in hand), CONTRADICTION (none below it) or TIMED_OUT.
-sat     : clause learning's answer (``cdcl``): SAT_YES, SAT_NO, SAT_UNKNOWN
-          (its conflicts or its time ran out).
-count   : a count is 0 or more; below zero it is none, and says why:
-          COUNT_TIMED_OUT, OUT_OF_NODES (its node budget ran out), MEMO_FULL.
-walk    : ``trail.step`` returns -1 at a node, the entry whose table emptied at
-          a dead end, or WALKED when the walk is over.
+One IntEnum a family, so a code read in Python names its family (``name_of``):
 
-The families' values never meet in one comparison, but the run, ladder and
-check codes are distinct from one another all the same, so a code printed in
-a test or a log names itself.
+Status     : what a kernel run came to: OK, CONTRADICTION (no solution),
+             OVER_BUDGET (tables past ``max_rows``), TIMED_OUT, THRASHING.
+Ladder     : where the ladder of techniques left a puzzle (``techniques.climb``):
+             SOLVED, STUCK, PAUSED, or Status.CONTRADICTION.
+Check      : what a check of a node says (``checks.check_node``): WITNESSED, or
+             Status.CONTRADICTION (none below it) or Status.TIMED_OUT.
+Sat        : clause learning's answer (``cdcl``): YES, NO, UNKNOWN.
+CountShort : a count is 0 or more; below zero it is none, and says why.
+Walk       : ``trail.step`` returns -1 at a node, the entry whose table emptied at
+             a dead end, or WALKED when the walk is over.
+
+Status, Ladder and Check share one range of values, so a code printed in a test or
+a log names itself; the others are small negative numbers, compared only within
+their family.
 
 Examples
 --------
 >>> Status(TIMED_OUT).name, CONTRADICTION in (OK, SOLVED, WITNESSED)
 ('TIMED_OUT', False)
+>>> Sat(SAT_YES).name, CountShort(MEMO_FULL).name
+('YES', 'MEMO_FULL')
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from enum import IntEnum
 
 
 class Status(IntEnum):
-    """What a kernel run came to (the kernels use the int copies below)."""
+    """What a kernel run came to."""
     OK = 0              #: done
     CONTRADICTION = 1   #: no solution
     OVER_BUDGET = 2     #: the tables would pass ``max_rows``
@@ -46,14 +46,58 @@ class Status(IntEnum):
     THRASHING = 4       #: the search without checks went too long without a solution
 
 
-OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(s) for s in Status)
-#: The ladder's (``techniques.climb``), beside CONTRADICTION.
-SOLVED, STUCK, PAUSED = 5, 6, 7
-#: A check's (``checks.check_node``), beside CONTRADICTION and TIMED_OUT.
-WITNESSED = 8
-#: Clause learning's answer (``cdcl``).
-SAT_YES, SAT_NO, SAT_UNKNOWN = 1, 0, -1
-#: A count that is none: below zero.
-COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = -1, -2, -3
-#: What ``trail.step`` returns when the trail has no rows left: the walk is over.
-WALKED = -2
+class Ladder(IntEnum):
+    """Where the ladder of techniques left a puzzle (``techniques.climb``), beside
+    Status.CONTRADICTION."""
+    SOLVED = 5          #: every cell has its digit
+    STUCK = 6           #: no technique applies
+    PAUSED = 7          #: its step limit
+
+
+class Check(IntEnum):
+    """What a check of a node says (``checks.check_node``), beside Status.CONTRADICTION (no
+    solution below it) and Status.TIMED_OUT."""
+    WITNESSED = 8       #: a solution below the node is in hand
+
+
+class Sat(IntEnum):
+    """Clause learning's answer (``cdcl``)."""
+    NO = 0              #: no solution
+    YES = 1             #: a solution, written out
+    UNKNOWN = -1        #: its conflicts or its time ran out
+
+
+class CountShort(IntEnum):
+    """A count that is none, and why (a count is 0 or more)."""
+    TIMED_OUT = -1      #: the deadline passed
+    OUT_OF_NODES = -2   #: its node budget ran out
+    MEMO_FULL = -3      #: its memo is full
+
+
+class Walk(IntEnum):
+    """What ``trail.step`` returns when the trail has no rows left."""
+    WALKED = -2         #: the walk is over
+
+
+# The kernels use int copies, named after their family where values repeat across
+# families (numba freezes them into the machine code).
+OK, CONTRADICTION, OVER_BUDGET, TIMED_OUT, THRASHING = (int(c) for c in Status)
+SOLVED, STUCK, PAUSED = (int(c) for c in Ladder)
+WITNESSED = int(Check.WITNESSED)
+SAT_NO, SAT_YES, SAT_UNKNOWN = (int(c) for c in Sat)
+COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL = (int(c) for c in CountShort)
+WALKED = int(Walk.WALKED)
+
+#: Every family, for a code's name in a message or a test (``name_of``).
+FAMILIES = (Status, Ladder, Check, Sat, CountShort, Walk)
+
+
+def name_of(code: int, family: type) -> str:
+    """The name of ``code`` in ``family`` (an IntEnum of FAMILIES): ``Family.NAME``.
+
+    Examples
+    --------
+    >>> name_of(SAT_YES, Sat), name_of(CONTRADICTION, Status)
+    ('Sat.YES', 'Status.CONTRADICTION')
+    """
+    return f"{family.__name__}.{family(int(code)).name}"
