@@ -899,8 +899,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "combinations, conversions and pictures.",
         epilog="Formats: " + ", ".join(formats.FORMATS) + ". Exit status: 0 ok, 1 internal "
                "error, 2 bad input or an output that cannot be written (a full disk too), "
-               "3/4 from check, grade and hint (several solutions / none; 4 from explain "
-               "too), 5 too many solutions to print, 124 timeout, 130 interrupted, 143 "
+               "3 from check and grade (several solutions), 4 from check, grade, hint and "
+               "explain (none), 5 too many solutions to print, 124 timeout, 130 interrupted, 143 "
                "batch terminated; with several files, the highest of any file's (a bad "
                "file is reported and the others still run).")
     parser.add_argument("--version", action="version", version=f"kakuro-np {_version()}")

@@ -55,10 +55,34 @@ def run_process(*args, stdin=None, cwd=ROOT):
                           input=stdin, cwd=cwd, timeout=300)
 
 
-def readme_examples():
-    """``(command, expected_exit, expected_text)`` for each CLI line of the README."""
-    text = (ROOT / "README.md").read_text()
-    block = text.split("## The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+#: More command lines, in the README's form (``# → text shown; exit N``): those the README
+#: has no room for.
+MORE_EXAMPLES = """
+kakuro-np solve --any --limit 2 puzzles/k3.txt        # any two, found fast; → solution 2 of 2
+kakuro-np solve --to comma puzzles/k0.txt             # → ,10 3 1 4 2
+kakuro-np solve --limit 2 --to jboxed puzzles/k3.txt  # two grids, a --- line between; → # solution 2 of 2
+kakuro-np solve --svg /tmp/k2.svg puzzles/k2.txt      # also draw the solution
+kakuro-np reduce puzzles/k3.txt                       # → status: stuck
+kakuro-np check puzzles/k2.txt                        # → k2: unique
+kakuro-np render puzzles/k3.txt --svg /tmp/k3.svg --candidates  # pencil marks as SVG
+kakuro-np explain puzzles/k2.txt                      # numbered steps; → status: solved
+kakuro-np hint puzzles/k2.txt                         # → unique combination: The across 16 at (1, 0)
+kakuro-np stats puzzles/k2.txt                        # → U1 = 9^48
+kakuro-np kc 7                                        # → 7 in 3: 124
+kakuro-np check puzzles                               # → puzzles: is a directory; exit 2
+kakuro-np solve --count --svg /tmp/k0.svg puzzles/k0.txt  # the count, and the solution drawn
+kakuro-np reduce puzzles/k0.txt puzzles/k3.txt        # → == k3
+kakuro-np kc 46                                       # → must be 1 to 45: 46; exit 2
+kakuro-np --version                                   # → kakuro-np 0.1.0
+kakuro-np check --json puzzles/k2.txt puzzles/k3.txt # a JSON object a file; → "verdict": "multiple"; exit 3
+kakuro-np generate 10 10 --seed 7                     # a new puzzle with one solution, boxed (> file: pipe text)
+kakuro-np generate 12 12 --seed 1 --count 3 --out /tmp/new --svg /tmp/new  # files, solutions, pictures
+kakuro-np generate --layout puzzles/k7.txt --seed 1   # new digits on k7's pattern, one solution
+"""
+
+
+def examples_of(block: str) -> list:
+    """``(command, expected_exit, expected_text)`` for each line of ``block``."""
     out = []
     for line in block.strip().splitlines():
         command, _, comment = line.partition("#")
@@ -67,6 +91,14 @@ def readme_examples():
         out.append((command.strip(), int(code.group(1)) if code else 0,
                     shown.group(1) if shown else None))
     return out
+
+
+def readme_examples():
+    """``(command, expected_exit, expected_text)`` for each CLI line of the README, and of
+    MORE_EXAMPLES."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("## The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return examples_of(block) + examples_of(MORE_EXAMPLES)
 
 
 @pytest.mark.parametrize("command, code, shown", readme_examples())
