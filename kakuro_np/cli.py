@@ -360,7 +360,6 @@ def _printed_bytes(puzzle, args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from . import formats
     from .render import boxed
     from .formats import write_all
     from .solve import count_kernels, kakuro, kakuro_kernels

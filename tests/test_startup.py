@@ -313,7 +313,7 @@ def test_the_guard_clears_only_numba_files_and_only_when_the_sources_change(copy
 
 def test_the_kernels_sources_are_those_that_compile_and_what_they_import():
     sources = jit.kernel_sources()
-    for rel in ("engine/force.py", "engine/core/jit.py", "techniques.py", "combos.py", "errors.py"):
+    for rel in ("engine/force/propagate.py", "engine/force/__init__.py", "engine/core/jit.py", "techniques.py", "combos.py", "errors.py"):
         assert rel in sources                  # compiles kernels, or kernels import from it
     for rel in ("play/server.py", "formats/text.py", "cli.py", "batch.py", "drawing.py"):
         assert rel not in sources              # no kernel can read these

@@ -53,19 +53,19 @@ from .jit import NO_DEADLINE
 KERNELS = {
     "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
               ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
-    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "proof-checks": (("kakuro_np.engine.proofs.checks", "sat_solve", "sat_solve_types"),),
-    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
-    "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
-              ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
-    "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
-    "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
-            ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
     "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),
               ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES"),
               ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
-    "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
+    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
+    "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
+    "proof-checks": (("kakuro_np.engine.proofs.checks", "sat_solve", "sat_solve_types"),),
+    "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
+              ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
+    "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
+            ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
+    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
+    "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
     "generate": (("kakuro_np.generator", "fill_layout", "FILL_TYPES"),
                  ("kakuro_np.layout", "label_regions", "REGIONS_TYPES"),
                  ("kakuro_np.engine.build.jposs", "var_entries", "VAR_ENTRIES_TYPES"),
@@ -78,9 +78,10 @@ KERNELS = {
     "steer": (("kakuro_np.generator", "grade_cost", "GRADE_COST_TYPES"),
               ("kakuro_np.generator", "steer", "STEER_TYPES")),
 }
-#: name -> the names whose kernels it calls, compiled first (in helpers of their own, at once)
-#: so that it loads them from the cache: the checks' parts, a tree each, on two cores.
-AFTER = {"checks": ("proof-checks", "hunt")}
+#: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
+#: so that it loads those from the cache instead of compiling them twice at once.
+AFTER = {"search": ("model",), "fanouts": ("search",), "any": ("count", "hunt"),
+         "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).

@@ -1,0 +1,185 @@
+"""Propagation: filter the queued entries until nothing changes (``propagate``), and the
+walks' start, the fixpoint of every table in full (``start_state``).
+
+The fixpoint is the same whatever order entries are filtered in, so the
+kernel's queue reaches the essay's ``force^:_`` tables exactly (``force_round`` is one
+round of the essay's ``force``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..build.jposs import var_entries
+from ..build.perms import perm_sets
+from ..core.jit import inline_kernel, kernel
+from ..core.state import Live, Tables
+from ..core.workqueue import dequeue, enqueue, new_queue
+from .filters import filter_big, filter_entry, filter_perm
+from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index, var_slots
+
+
+@inline_kernel
+def clear_queue(tables, live):
+    """Empty the queue, leaving no entry with digits gone (``live.gone``): a node left
+    before it was propagated must not leave them to the next ``propagate``, whose
+    indexed filters drop the rows holding them whatever the masks say."""
+    queue, inq, qstate, ent_off, gone = live.queue, live.inq, live.qstate, tables.ent_off, live.gone
+    while qstate[1] > 0:
+        j = dequeue(queue, inq, qstate)
+        for q in range(ent_off[j], ent_off[j + 1]):
+            gone[q] = 0
+
+
+@kernel
+def propagate(tables, live, stop_on_empty):
+    """Filter queued entries until the queue is empty.
+
+    ``tables.tab_off[k]`` is where entry ``k``'s rows start in ``perm`` (its end is
+    not used); an entry whose ``nalive`` is -1 has no table yet and is not
+    queued. Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
+    it returns at once then (leaving the queue cleared); otherwise it goes on
+    to the full fixpoint, as the essay does.
+    """
+    queue, inq, qstate, nalive, mask = live.queue, live.inq, live.qstate, live.nalive, live.mask
+    ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
+                                           tables.var_ent)
+    var_slot, gone, perm_set, idx_off = tables.var_slot, live.gone, tables.perm_set, tables.idx_off
+    proj = np.zeros(9, np.int64)
+    emptied = -1
+    while qstate[1] > 0:
+        k = dequeue(queue, inq, qstate)
+        if perm_set[k] != 0:                        # a permutation table (``perms``)
+            n = filter_perm(tables, live, k, proj)
+        elif idx_off[81 * k] != idx_off[81 * k + 81]:   # a big table
+            n = filter_big(tables, live, k, proj)
+        else:
+            n = filter_entry(tables, live, k, proj)
+        if n == 0:
+            if emptied < 0:
+                emptied = k
+            if stop_on_empty:
+                clear_queue(tables, live)
+                return emptied
+        a = ent_off[k]
+        for p in range(ent_off[k + 1] - a):
+            v = ent_var[a + p]
+            if proj[p] != mask[v]:
+                # as in apply_row; a shared inline kernel taking the records made the search
+                # 20% slower (bench/count_many.py's full listings)
+                lost = mask[v] & ~proj[p]
+                mask[v] &= proj[p]
+                for q in range(var_eoff[v], var_eoff[v + 1]):
+                    j = var_ent[q]
+                    if j != k and nalive[j] >= 0:       # -1: a table not built yet
+                        gone[var_slot[q]] |= lost
+                        enqueue(queue, inq, qstate, j)
+    return emptied
+
+
+@kernel
+def start_state(root, stop_on_empty):
+    """The search's root: the fixpoint of ``force`` from every table in full.
+
+    Returns ``(emptied, tables, live)``: -1 or the first entry whose table
+    emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
+    ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
+    itself, changed in place. The tables' index is the root's (built once per
+    model, ``model.build``), else one of the tables of INDEX_MIN rows or more.
+    From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
+    are) there is nothing to force, and no table is filtered.
+    """
+    if root.idx_off.shape[0] == 81 * (root.tab_off.shape[0] - 1) + 1:
+        return start_from(root, stop_on_empty, root.idx_off, root.idx_row)
+    return start_indexed(root, stop_on_empty, INDEX_MIN)
+
+
+@kernel
+def start_indexed(root, stop_on_empty, index_min):
+    """``start_state`` with the tables of ``index_min`` rows or more indexed, but a model's
+    permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them."""
+    skip = np.zeros(root.tab_off.shape[0] - 1, np.int64)
+    if root.fit_mask.shape[0] == root.mask.shape[0]:
+        skip = perm_sets(root.ent_off, root.rows, root.tab_off)
+    return start_from(root, stop_on_empty,
+                      *build_index(root.ent_off, root.rows, root.tab_off, index_min,
+                                  INDEX_MAX_ENTRIES, skip))
+
+
+@kernel
+def start_from(root, stop_on_empty, idx_off, idx_row):
+    """``start_state`` with the index ``(idx_off, idx_row)`` (``build_index``)."""
+    ent_off, ent_var, mask, rows, tab_off = root[:5]
+    E = tab_off.shape[0] - 1
+    var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    perm = np.empty(rows.shape[0], np.int32)
+    for r in range(rows.shape[0]):
+        perm[r] = r
+    nalive = np.empty(E, np.int64)
+    for k in range(E):
+        nalive[k] = tab_off[k + 1] - tab_off[k]
+    queue, inq, qstate = new_queue(E)
+    of_model = root.fit_mask.shape[0] == mask.shape[0]
+    # a model's tables hold every row its masks allow, so a node's are those its masks do
+    # (``perms``); tables given otherwise (``force_fixpoint``) are filtered row by row
+    perm_set = perm_sets(ent_off, rows, tab_off) if of_model else np.zeros(E, np.int64)
+    tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
+                    rows, tab_off, idx_off, idx_row, perm_set)
+    at_fixpoint = of_model
+    for v in range(root.fit_mask.shape[0]):
+        at_fixpoint = at_fixpoint and mask[v] == root.fit_mask[v]
+    live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
+                # the masks are not yet met, unless the tables are their fixpoint already
+                np.full(ent_var.shape[0], 0 if at_fixpoint else 0x1FF, np.int64),
+                np.full(81 * E, -1, np.int32))
+    if at_fixpoint:         # every row fits the masks and supports each digit: nothing to force
+        return np.int64(-1), tables, live
+    for k in range(E):
+        enqueue(queue, inq, qstate, k)
+    return propagate(tables, live, stop_on_empty), tables, live
+
+
+@kernel
+def force_fixpoint(root):
+    """The essay's ``force^:_`` from ``root`` (its tables, every digit allowed): live-row
+    flags of the fixpoint."""
+    rows, tab_off = root.rows, root.tab_off
+    _, _, live = start_state(root, False)
+    alive = np.zeros(rows.shape[0], np.bool_)
+    for k in range(tab_off.shape[0] - 1):
+        for i in range(tab_off[k], tab_off[k] + live.nalive[k]):
+            alive[live.perm[i]] = True
+    return alive
+
+
+@kernel
+def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
+    """One round of the essay's force, in place on ``alive``; True if a row was dropped.
+
+    Each cell's mask is the AND over its entries of the digits their live rows
+    put there; then each table keeps the rows whose every digit its cells allow.
+    """
+    E = tab_off.shape[0] - 1
+    mask = np.full(n_var, 0x1FF, np.int64)
+    proj = np.zeros(9, np.int64)
+    for k in range(E):
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        proj[:L] = 0
+        for r in range(tab_off[k], tab_off[k + 1]):
+            if alive[r]:
+                for p in range(L):
+                    proj[p] |= 1 << (rows[r, p] - 1)
+        for p in range(L):
+            mask[ent_var[a + p]] &= proj[p]
+    changed = False
+    for k in range(E):
+        a = ent_off[k]
+        for r in range(tab_off[k], tab_off[k + 1]):
+            if alive[r]:
+                for p in range(ent_off[k + 1] - a):
+                    if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+                        alive[r] = False
+                        changed = True
+                        break
+    return changed
