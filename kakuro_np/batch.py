@@ -591,8 +591,8 @@ CHUNKS_PER_WORKER, MOST_IN_CHUNK = 16, 16
 def chunks(n, workers) -> list:
     """The items of a batch of ``n`` cut into tasks: ``[range, ...]`` in input order.
 
-    Tiny puzzles take a millisecond, about what sending one to a worker and back
-    costs, so a task takes up to MOST_IN_CHUNK of them, while keeping at least
+    A tiny puzzle takes about as long as sending it to a worker and back, so a
+    task takes up to MOST_IN_CHUNK of them, while keeping at least
     CHUNKS_PER_WORKER tasks a worker for the load to even out.
 
     Examples

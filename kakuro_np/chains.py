@@ -33,11 +33,11 @@ MAX_LINKS = 20
 #: every filling of a long open run would make each supposition costly).
 CHAIN_TOP = JOINT_POSSIBILITIES
 #: The most steps the ladder climbs from a supposition: a contradiction further on would
-#: rarely have few links (on the published-style set it comes within 52 steps).
+#: rarely have few links (on published-style puzzles it comes well within them).
 CLIMB_STEPS = 100
 #: The most suppositions one solve by logic tries in all, so that a grid with very many
-#: solutions, where chains find little, is given up in seconds (the published-style
-#: puzzles need at most 1,459).
+#: solutions, where chains find little, is given up in seconds (published-style puzzles
+#: need far fewer).
 MAX_SUPPOSITIONS = 5_000
 #: Of the suppositions that end in a contradiction, the SLICED whose climbs take the
 #: fewest steps are cut to the steps the contradiction depends on (``chain_links``), and

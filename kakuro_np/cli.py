@@ -31,7 +31,7 @@ from .errors import BudgetError, PuzzleError, SolveTimeout, TooManySolutions
 from .files import NO_SPACE, output_path, why, write_atomic
 
 # The solver's modules load numba (and the readers numpy), so each function imports what
-# it needs when it runs: ``--help`` and ``kc`` start in a tenth of a second without numba.
+# it needs when it runs: ``--help`` and ``kc`` start at once, without numba.
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_MULTIPLE, EXIT_NONE = 0, 1, 2, 3, 4
 EXIT_TOO_MANY, EXIT_TIMEOUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 5, 124, 130, 143
@@ -55,12 +55,12 @@ MAX_OUTPUT = 100 * 10 ** 6
 #: How many solutions ``check`` counts before it says "at least".
 CHECK_CAP = 1000
 #: Without ``--limit``, the seconds ``check`` counts past a second solution towards CHECK_CAP:
-#: a big open grid's count to 1000 took 65 s where "two or more" took 3 s.
+#: on a big open grid, a count to CHECK_CAP takes far longer than "two or more".
 CHECK_MORE_S = 2.0
 #: The line on stderr when a run waits for kernels not compiled yet (after an install or an
 #: edit of the kernels' sources, the cache guard) and the essay did not answer meanwhile
-#: (``first_run``): a first ``solve --limit 1`` of a 30x100 open grid took 160 s on 2 cores
-#: (bench/README); ``kakuro-np compile`` fills the whole cache.
+#: (``first_run``): a first ``solve`` of a big open grid may wait minutes for them;
+#: ``kakuro-np compile`` fills the whole cache.
 COMPILING = ("kakuro-np: compiling the solver once, a minute or more (later runs load it "
              "from the cache; `kakuro-np compile` does it all ahead)")
 
@@ -1170,9 +1170,9 @@ def main(argv=None) -> int:
     The work runs in a thread (the kernels release the GIL), so Ctrl-C is seen
     at once: it prints one line and exits 130 without waiting for the kernel.
     Run as the program (no ``argv``), it asks OpenBLAS for one thread, since
-    nothing here calls BLAS and starting a thread per core costs 60 ms, and it
-    ends the process itself once its output is flushed, skipping the
-    interpreter's teardown of numba (about 0.1 s).
+    nothing here calls BLAS and starting a thread per core slows every start, and
+    it ends the process itself once its output is flushed, skipping the
+    interpreter's slow teardown of numba.
     """
     if argv is None:
         _as_the_program()
@@ -1203,7 +1203,7 @@ def _as_the_program() -> None:
     OpenBLAS gets one thread (read when numpy loads). A process forked from this one (a
     batch's worker) ignores Ctrl-C from its first instruction: the terminal sends it to
     the whole process group, and it is this process's to handle (a worker still running
-    the handler it was forked with printed its own "interrupted", and three were seen)."""
+    the handler it was forked with would print its own "interrupted")."""
     signal.signal(signal.SIGINT, _interrupted)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))

@@ -25,7 +25,7 @@ threads    : the cluster's worker threads in all; the tree is split into
 A count's branches share most of their pieces (the far side of the grid is the
 same below every branch), which a single process counts once in its memo. Split,
 each worker counts them again for its own tasks: on a grid whose count is all
-shared pieces, two workers are no faster than one (``bench/RESULTS.md``, "batch").
+shared pieces, two workers are no faster than one (see bench/RESULTS.md, "Scale").
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ import numpy as np
 from .errors import SolveTimeout, seconds
 
 #: Subproblems per worker thread a distributed ``count``/``kakuro`` splits the tree into.
-#: Few and large: branches share pieces, and a worker's memo serves only its own tasks
-#: (on 2 workers, a 37 s count took 16.7-16.9 s split into 2-8 tasks, 25 s into 32).
+#: Few and large: branches share pieces, and a worker's memo serves only its own tasks, so
+#: the more tasks, the more often a shared piece is counted again (see bench/HISTORY.md).
 TASKS_PER_THREAD = 4
 #: Seconds to wait for a scheduler's address to answer, and for a cluster's first worker.
 CONNECT_SECONDS, WORKER_WAIT = 10, 60
@@ -50,9 +50,9 @@ CONNECT_SECONDS, WORKER_WAIT = 10, 60
 #: puzzle build the model once and share the memo).
 MODELS_KEPT = 2
 #: A worker's memo of pieces: 2**20 slots and 2**25 key words (256 MiB at most, touched only
-#: as keys are stored). Subproblems of one puzzle share most of their pieces: with the
-#: default memo, which starts over when full, 32 subproblems of a 12x12 grid took 9.8 s in
-#: turn, against 4.9 s for the whole count; with this one, 4.4 s.
+#: as keys are stored). Subproblems of one puzzle share most of their pieces, which the
+#: default memo, starting over when full, would count again task after task; this one
+#: keeps them, so the subproblems in turn cost about what the whole count costs.
 MEMO_SLOTS_LOG2, MEMO_WORDS = 20, 1 << 25
 #: What to install where Dask is missing.
 INSTALL = "pip install 'kakuro_np[dist]'"

@@ -1,17 +1,17 @@
 """A first run's answer while the kernels compile: the essay, in numpy, for a few seconds.
 
-On an empty cache the engine's kernels take half a minute or more to compile
-(bench/README). Most puzzles people solve do not need them: the
-essay's verbs in plain numpy (``essay``: the same tables, the same fixpoint and
-the same fan-out, so the same solutions in the same order) solve a published
-puzzle in a few milliseconds to a tenth of a second. So when the kernels a
-question needs are not in the cache, ``kakuro()``, ``count()`` and ``reduce()`` have
-helper processes compile them (``engine.core.ahead``) and meanwhile ask the essay, for at
-most ESSAY_SECONDS of its own thread's processor time (work, not wall time: a
-loaded machine slows the essay and the compile alike). If the essay answers, that
-is the answer, the same as the engine's; if it does not within its budget (a grid
-that thrashes, tables past MOST_ROWS, too many solutions) or the helpers finish
-first, the engine answers as ever, from the kernels the helpers compiled.
+On an empty cache the engine's kernels take a long time to compile. Most puzzles
+people solve do not need them: the essay's verbs in plain numpy (``essay``: the
+same tables, the same fixpoint and the same fan-out, so the same solutions in the
+same order) solve a published puzzle long before the kernels are compiled. So when
+the kernels a question needs are not in the cache, ``kakuro()``, ``count()`` and
+``reduce()`` have helper processes compile them (``engine.core.ahead``) and meanwhile
+ask the essay, for at most ESSAY_SECONDS of its own thread's processor time (work,
+not wall time: a loaded machine slows the essay and the compile alike). If the essay
+answers, that is the answer, the same as the engine's; if it does not within its
+budget (a grid that thrashes, tables past MOST_ROWS, too many solutions) or the
+helpers finish first, the engine answers as ever, from the kernels the helpers
+compiled.
 
 Glossary
 --------
@@ -44,8 +44,8 @@ ENABLED = True
 #: The processor seconds the essay's thread may spend on an answer.
 ESSAY_SECONDS = 3.0
 #: The most table rows the essay builds (each table bounded before it is built): past
-#: it, the engine's narrower tables answer. Published-style 10x10 to 30x30 puzzles take
-#: up to 160,000; an open 9x9 block of 45s gives up after its second table.
+#: it, the engine's narrower tables answer. Published-style puzzles stay well below it;
+#: an open block of 45s passes it within a few tables.
 MOST_ROWS = 1_000_000
 #: The most solutions the essay lists when asked for all of them.
 MOST_SOLUTIONS = 10_000

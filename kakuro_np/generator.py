@@ -68,8 +68,8 @@ STEER_STALL = 64
 #: the candidates it leaves beyond one per cell: more than any distance of scores.
 UNSOLVED_COST = 1000.0
 #: Nodes the hunt for two solutions may visit; past them a block goes to a cell the
-#: combinations leave open instead (drafts need 6-20 nodes, at most about 1000 measured;
-#: on a dense draft the hunt can thrash for seconds).
+#: combinations leave open instead (most drafts need far fewer; on a dense draft the hunt
+#: can thrash).
 HUNT_NODES = 2_000
 #: On a writer's layout (no block may help): the annealing of a fresh fill, steps per
 #: blank cell, its temperatures in candidates and the share of its steps that are shifts
@@ -93,7 +93,7 @@ BLOCK_SLACK = 0.05
 #: the last resort, may go there.
 KICKS_BEFORE_BLOCK = 20
 #: With grade "expert": single changes of an expert fill tried for one that needs more
-#: than the ladder (on dense 12x12 grids one comes within 31-81 changes on 5 seeds of 6).
+#: than the ladder (most dense grids get one well within them).
 BEYOND_TRIES = 300
 #: Rounds (a climb, then a kick or a block) one fill may take, per blank cell.
 ROUNDS_PER_CELL = 1.0
@@ -289,8 +289,8 @@ def ambiguity(draft, mask):
     (``mask`` gets them): 0 proves the draft's clues have one solution.
 
     The candidates are the fixpoint of narrowing each run to the digits of
-    its combinations (``jposs.narrow_masks``), a few microseconds where the
-    tables of a run of 9 alone take 15 ms.
+    its combinations (``jposs.narrow_masks``): far cheaper than the tables, of
+    which a run of 9 alone may hold 9! rows.
     """
     mask[:] = ALL_DIGITS
     if narrow_masks(draft.ent_off, draft.ent_var, draft.ent_sum, mask, draft.var_eoff,
@@ -390,8 +390,8 @@ def anneal_ambiguity(draft, seed, steps, hot, cold, shift, deadline):
     when the ambiguity does not rise, or rises by ``x`` with probability
     ``exp(-x / t)``, the temperature ``t`` falling geometrically from ``hot``
     to ``cold``. Where the greedy climb (``lower_ambiguity``) stalls on a
-    writer's layout at hundreds of candidates and 10**4-10**5 solutions, this
-    ends near a hundred and tens of solutions (bench/README).
+    writer's layout far from one solution, this ends much nearer (see
+    bench/HISTORY.md).
     """
     np.random.seed(seed)
     V = draft.digit.shape[0]
@@ -666,8 +666,8 @@ def kick(draft, cells, shape, rng, blank=None, deadline=NO_DEADLINE):
     is made, even where that is more than now: the combinations cannot see
     a swap such as a 2x2 of cells whose four runs hold them all (a + k, b - k, c - k,
     d + k keeps every sum), and the changes they like best often leave as many
-    solutions as before. On published-style layouts where kicks by ambiguity found no
-    unique filling in 30 s, these find one in a few seconds (bench/README)."""
+    solutions as before. On published-style layouts where kicks by ambiguity do not reach
+    a unique filling, these do (see bench/HISTORY.md)."""
     flat = np.ravel_multi_index((cells[:, 0], cells[:, 1]), shape) if len(cells) else cells[:, 0]
     changes = []
     for cell in rng.permutation(flat):

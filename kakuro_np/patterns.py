@@ -7,7 +7,7 @@ cannot share a crossing run, so each crossing run gets one of them, in one of th
 cells: the crossing runs' other cells lose ``d``. (Two runs of Kakuro share at most one
 cell, so a digit confined to the cells two runs share is a single cell, which the
 ladder's required digit already places; this is the pattern over four runs that the
-published-style puzzles use, measured in bench/README.)
+published-style puzzles use: see bench/HISTORY.md.)
 
 Glossary
 --------

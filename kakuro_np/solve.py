@@ -266,10 +266,10 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
     Once the search thrashes, it runs again with checks (see ``search``), from a
     witness of the root: the root's own check's (the search's first, ``check_root``,
     steered by the node where the walk thrashed), if it answers within ``policy.ROOT_CHECK_S``
-    (most drafts: a few ms), else a solution found in any order (``_any_solutions``),
-    with which the search runs once more. The
-    root's check hunts with timed turns: on the 30x100 open grid of
-    bench/open_grids.py it took 2.4-7.6 s, the hunt in any order 1.7 s.
+    (as it does at once on most drafts), else a solution found in any order
+    (``_any_solutions``), with which the search runs once more. The root's check hunts
+    with timed turns, and on a big open grid may take longer than a hunt in any order:
+    hence its time limit.
     """
     checks = None                           # checks only once it thrashes
     while True:
@@ -328,9 +328,8 @@ def _any_solutions(m, cap, deadline, timeout, turns=None,
     to ``cap`` whose solutions are then read back (``counting.counted_solutions``)
     and, from the second round on, turns of clause learning (``in_turns``), as
     ``count(limit=n)`` takes them: the hunt answers most drafts at once, the count
-    those whose pieces the hunt thrashes between (a 10x10 draft: 26 s by the hunt
-    alone, under a second so). The count's turns share one memo. ``after_check``:
-    see ``in_turns``.
+    those whose pieces the hunt thrashes between. The count's turns share one memo.
+    ``after_check``: see ``in_turns``.
     """
     ahead.ready(("any",), deadline)         # a thrashing search may compile it ahead
     memo = [None]                           # borrowed at the first count turn
@@ -374,12 +373,12 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     each next one ``turns[1]`` times longer. ``hunt`` and ``count_turn`` return
     None when their nodes ran out before an answer. Without ``hunting``, a
     single count with no node limit. The learning turns answer the drafts that
-    thrash both the hunt and the count (gen-10x10-expert-12: 1.8 s -> 0.19 s).
+    thrash both the hunt and the count.
     With ``after_check`` (the root's check, ``checks.check_root``, has had its
     count and learning turns, and the essay's walk is to start from the
     solution) the first round is the hunt's alone and learning starts a round
     later: the walk goes faster from a hunt's solution than from clause
-    learning's (bench/README).
+    learning's (see bench/HISTORY.md).
 
     Examples
     --------
@@ -615,7 +614,7 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
     first ``policy.DISSECT_AFTER`` nodes decides the cells of a nested dissection first
     (``dissect``); on two cores or more the count in the first order goes on
     beside it, in a thread of its own, and the first of the two to end answers
-    (neither order is fastest on every grid; see bench/README).
+    (neither order is fastest on every grid; see bench/HISTORY.md).
 
     With a limit of at most 1,000 (``count(p, limit=2) == 1`` asks "is it
     unique?"), turns of counting alternate with turns of hunting for

@@ -107,8 +107,8 @@ def search(root, limit, store, deadline, check_after, checks):
         if said != WITNESSED:
             return Found(0, solutions[:0], 1, THRASHING)
         # the walk starts from the root afresh, as after the check in a call of its own: the
-        # check left the node as it was, but its rows reordered (perm), which steers the
-        # later checks' hunts otherwise (s1-open-09 of bench/open_grids: 5.0-7.5 s -> 9-11.5 s)
+        # check left the node as it was, but its rows reordered (perm), which would steer
+        # the later checks' hunts otherwise, and slow them (see bench/HISTORY.md)
         emptied, tables, live = start_state(root, True)
     nalive = live.nalive
     trail = trail_for(tables, live)

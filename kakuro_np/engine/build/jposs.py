@@ -42,8 +42,8 @@ def gen_table(masks, total, rows, n_rows, max_rows):
 
     The rows are written by ``fill_rows`` until ``rows`` is full, then it grows and
     the walk goes on from where it stopped: an array given a new value in a loop is
-    reference-counted at every turn of it (atomic operations: most of the time the
-    tables took).
+    reference-counted at every turn of it (atomic operations, which would cost most of
+    the build's time).
     """
     L = masks.shape[0]
     if L == 1:              # one cell: the total itself

@@ -5,9 +5,8 @@ A run whose clue has one combination of digits (every run of 9 cells: 45; of
 that the cells' masks allow, and nothing else: the model's tables are every
 row that fits its masks (``force.build_forced_tables``), and a node's live rows
 are those that fit the node's masks (``split``: a node is its masks). On big
-open grids these tables hold most rows (the 30x100 grid of
-bench/open_grids.py: 2.96 M of its 3.45 M rows in 77 such tables), and filtering
-them by a scan or an index cost most of a node. With the masks alone:
+open grids these tables hold most rows, and filtering them by a scan or an index
+costs most of a node. With the masks alone:
 
 - the live rows are the perfect matchings of cells to digits the masks allow:
   their number is the permanent of that 0/1 matrix (``perm_count``, Ryser's

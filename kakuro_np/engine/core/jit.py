@@ -9,19 +9,19 @@ inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
               a few small ones on the search's per-node path (``step``,
               ``next_row``, ``apply_row``, the queue); each caller compiles its own
               copy, so a big body stays a kernel: ``force.propagate``, inlined into
-              every walk, cost 2-3 s of compile a caller, and called, no time
-              measurable now that records go by reference (bench/README). Also a level of kernels
-              with one call site over a big tree (``checks.check_turns``): numba
-              compiles each kernel with the whole tree of kernels it calls linked
-              in and optimized again, so each such level compiles the tree once
-              more (9-11 s each for the checks').
+              every walk, would be compiled again for each caller, while a call to
+              it costs next to nothing since records go by reference. Also a level
+              of kernels with one call site over a big tree (``checks.check_turns``):
+              numba compiles each kernel with the whole tree of kernels it calls
+              linked in and optimized again, so each such level compiles the tree
+              once more.
 cache guard : numba keys each cached kernel on its own source file only, so a
               kernel whose callee in another file changed would keep stale
               machine code. On import, before any kernel is compiled or loaded,
               ``guard_cache`` hashes the kernels' sources (``kernel_sources``: each
               module that compiles a kernel and every module those import from the
               package, at their top level, followed to the end; sha256 over the
-              sorted relative paths and bytes, about 10 ms) and compares it
+              sorted relative paths and bytes) and compares it
               with the stamp ``STAMP`` kept where numba writes the package's cache
               (``kakuro_np/__pycache__/``, or under ``NUMBA_CACHE_DIR`` when set).
               When they differ, it deletes the package's ``*.nbi`` and ``*.nbc``
@@ -249,9 +249,8 @@ def by_reference(proxy, record_type, fields, readable=True) -> None:
 
     A NamedTuple of arrays is passed by value: every call, and every copy numba makes of
     it, takes each array apart again (its fields, and theirs), so a kernel that hands big
-    records on is tens of thousands of lines of IR for LLVM to optimise (``search`` with
-    its checks: 44,711 ``extractvalue`` in 58,565 lines). By reference, every group
-    compiled in 128 s instead of 193 s, the checks' in 70 s instead of 118 s (bench/README).
+    records on is tens of thousands of lines of IR for LLVM to optimise. By reference,
+    every group of kernels compiles faster (see bench/HISTORY.md).
     With ``readable``, Python reads each field through a small kernel of its own, compiled
     when first read in a process (the tests read them; the solver does not).
 
@@ -355,7 +354,7 @@ def copy_into(dst, src):
     """Copy the 1-d ``src`` into the start of the 1-d ``dst``, item by item.
 
     A loop rather than ``dst[:n] = src``: the slice assignment compiles numpy's
-    shape checks and their error messages, a second or more of the first run.
+    shape checks and their error messages into the first run.
     Inlined where it is called: it runs twice per search node.
     """
     for i in range(src.shape[0]):
@@ -403,7 +402,7 @@ def sort_ints(a, lo, hi):
     """Sort ``a[lo:hi]`` in place, ascending (Shell sort with Ciura's gaps).
 
     The search sorts a table's few live rows at each node; ``np.sort`` would
-    compile a quicksort for each array type, over a second of the first run.
+    compile a quicksort for each array type into the first run.
     """
     n = hi - lo
     gap = _GAPS[0]

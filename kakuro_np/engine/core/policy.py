@@ -4,7 +4,7 @@ in one place, one name each.
 The public verbs (``solve``) read the first group when they are called (a test or a
 bench may set them); the kernels (``search``) freeze the second group into their
 machine code when they compile (the cache guard recompiles them after an edit).
-bench/README records how each value was measured.
+bench/HISTORY.md records how each value was chosen.
 
 Read when called
 ----------------
@@ -25,8 +25,8 @@ RACE             : whether such a count, on two cores or more, also goes on in t
 Frozen in the kernels
 ---------------------
 THRASH_NS        : nanoseconds without a solution after which the walk thrashes,
-                   however few its nodes (a node of a draft with three 45-sums took
-                   47 ms: THRASH_NODES of them, four minutes).
+                   however few its nodes (where each node is dear, as on a draft
+                   with several 45-sums, THRASH_NODES of them would take minutes).
 CLOCK_AFTER      : nodes without a solution after which the walk reads the clock at
                    every node.
 CHECK_TURN_GROWTH : how many times more nodes each turn of a check's hunt has than the last.

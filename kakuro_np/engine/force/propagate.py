@@ -65,8 +65,8 @@ def propagate(tables, live, stop_on_empty):
         for p in range(ent_off[k + 1] - a):
             v = ent_var[a + p]
             if proj[p] != mask[v]:
-                # as in apply_row; a shared inline kernel taking the records made the search
-                # 20% slower (bench/count_many.py's full listings)
+                # as in apply_row, written out: a shared inline kernel taking the records
+                # slows the search (see bench/HISTORY.md)
                 lost = mask[v] & ~proj[p]
                 mask[v] &= proj[p]
                 for q in range(var_eoff[v], var_eoff[v + 1]):

@@ -5,8 +5,8 @@ same few entries and digits in thousands of branches. A clause-learning
 solver keeps the reason: each failure (a conflict) is resolved back to the
 decisions that caused it (the first unique implication point) and kept as a
 clause, a nogood over cell digits that prunes every later branch it
-recurs in. This is the core of CP-SAT, which answers some of our hardest drafts
-in a few hundred conflicts; the fan-out took tens of thousands of nodes.
+recurs in. This is the core of CP-SAT, which answers in few conflicts the drafts
+that the fan-out thrashes on.
 
 Glossary
 --------
@@ -27,9 +27,10 @@ filter   : unit propagation on those clauses is weaker than the tables' forced m
 sums     : at each fixpoint of the propagation, the sums' max-flow test (``sums``) on
            the cells' bounds, as CP-SAT's linear relaxation does. When no flow meets
            the clues, the conflict is every digit beyond the bound of each cell on
-           the cut the max-flow leaves (``_sums_explain``). Without it the solver did
-           not refute a 30x100 grid's node in 700,000 conflicts (60 s), nor did
-           CP-SAT without its relaxation; with it, 934 conflicts (0.23 s).
+           the cut the max-flow leaves (``_sums_explain``). Without it the solver,
+           like CP-SAT without its relaxation, cannot refute the nodes of big open
+           grids in any reasonable number of conflicts; with it, it refutes them
+           quickly (see bench/HISTORY.md).
 node     : a search node is given as its cell masks: each digit a mask lacks is
            an assumption ``not x(v, d)``, all at level 1, so that clauses learned
            under one node hold for every other (they name the assumptions they

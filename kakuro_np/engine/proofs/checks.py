@@ -186,9 +186,9 @@ def check_root(checks, tables, live, deadline):
 
     The sums are tested on the masks ``checks.seed`` first: the hunt tries rows
     nearest the flow of the last sums test first, so from the node where a walk
-    thrashed it hunts along the walk's path (bench/open_grids.py's open-09:
-    0.13-0.22 s from that node's flow, 2.0-3.1 s from the root's). Inlined into
-    ``search``: a kernel of its own compiled the checks' tree once more (9-11 s).
+    thrashed it hunts along the walk's path, and finds a solution far sooner than
+    from the root's flow. Inlined into ``search``: a kernel of its own would compile
+    the checks' tree once more.
     """
     sums_feasible(checks.hunter.sums, checks.seed)
     said = check_node(np.int64(0), checks, tables, live, deadline)

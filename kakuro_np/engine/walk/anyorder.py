@@ -19,8 +19,8 @@ run     : one depth-first descent from the root, cut after ``RESTART_BASE *
 seen    : hashes of the solutions found (runs may find one again).
 sums    : each node is also tested on its clues together (``sums``); a node
           they refute fails like one whose table emptied, and the blame goes
-          to the entry whose row led there (without it, every run walked into
-          the same refuted corner: a 30x30 grid got no solution in 20 s).
+          to the entry whose row led there (without it, every run walks into
+          the same refuted corner).
 flow    : the rows of a level are tried nearest first to the last sums test's
           flow, a digit per cell that makes every clue (value ordering).
 guide   : a solution found near the node (``checks.check_node`` gives the

@@ -43,7 +43,7 @@ from .trail import (cell_trail_for, close_level, depth, open_cell_level, open_le
                     trail_for)
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the
-#: order of a tree decomposition (``decomposition_depths``; bench/README).
+#: order of a tree decomposition (``decomposition_depths``; see bench/HISTORY.md).
 ORDERED_PIECE = 24
 #: ... on grids of at most this many entries (the decomposition takes E * E bytes).
 ORDERED_MOST_ENTRIES = 4096
@@ -382,8 +382,8 @@ def open_fan(members, tables, live, tally):
     A row decides a whole entry at once, so a piece that its entry's first
     cells already cut stays whole until the last of them is decided; a digit
     decides one cell, and the piece splits as soon as the decided cells cut it
-    (``components``). Measured on exact counts of open grids: 2-2.7x fewer
-    seconds, and with ranks 12x12 and 14x14 grids past 400 s in 20 s (bench/README).
+    (``components``). On big open grids, exact counts by digits and ranks end far
+    sooner than by rows (see bench/HISTORY.md).
     """
     if tally.rank.shape[0] > 0:
         v = ranked_cell(members, tables, live, tally.rank)
@@ -820,7 +820,7 @@ KNUTH_TYPES = (ROOT, INT, INT)
 @kernel
 def knuth_estimates(root, n_probes, seed):
     """Knuth's estimates of the number of solutions, one per random descent, as base-10
-    logarithms (a count may pass a float: the 100x30 grid's is about 1e1449).
+    logarithms (a big open grid's count passes the largest float).
 
     Each probe walks from the root to a leaf, taking a uniformly random live
     row of the entry the search would branch on; its estimate is the product

@@ -14,7 +14,7 @@ An exact count (``counting.open_fan``) decides a piece's cell of least rank
 first: the cells of a cut, then each side's, so a piece splits into parts
 counted apart (and met again in the memo) after a few cells instead of whole
 entries. Cells below LEVELS are left to the tree decomposition's order.
-Measured on the 12x12 to 16x16 open grids (bench/README).
+The constants below were chosen on big open grids (see bench/HISTORY.md).
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ its least and greatest candidate; an across entry sends its clue, a down
 entry receives its clue. The clues can be met with digits within the bounds
 if and only if this network has a feasible flow (flows are integral), which
 one max-flow finds (Hoffman's circulation theorem). When it cannot, no digits
-can, whatever the other rules: the node has no solution. CP-SAT refutes
-such nodes by its linear relaxation with 0 or 1 conflicts, and without it needs
-tens of thousands (``bench/why_sums.py``).
+can, whatever the other rules: the node has no solution. A linear relaxation
+(CP-SAT's) refutes such nodes at once; clause learning, which reads one clue at
+a time, needs a great many conflicts for them (see bench/HISTORY.md).
 
 Glossary
 --------
