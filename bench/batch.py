@@ -84,7 +84,8 @@ def big_memo_count(p, timeout):
     """``count(p)`` in this process with the memo a worker has (``dist.MEMO_*``)."""
     from kakuro_np.engine.core.jit import deadline_ns
     from kakuro_np.engine.walk.memo import new_memo
-    from kakuro_np.solve import NO_LIMIT, count_in_turns, model
+    from kakuro_np.solve import model
+    from kakuro_np.turns import NO_LIMIT, count_in_turns
     return count_in_turns(model(p), NO_LIMIT, deadline_ns(timeout),
                           memo=new_memo(dist.MEMO_SLOTS_LOG2, dist.MEMO_WORDS))
 

@@ -31,6 +31,7 @@ import time
 import kakuro_np as kn
 
 solve = importlib.import_module("kakuro_np.solve")
+turns = importlib.import_module("kakuro_np.turns")
 from kakuro_np.engine.core.jit import NO_DEADLINE, monotonic_ns  # noqa: E402
 from kakuro_np.engine.walk.memo import DATA_WORDS, SLOTS_LOG2, new_memo  # noqa: E402
 
@@ -58,7 +59,7 @@ def fixed(p, cap):
     """The count with the fixed memo: ``(count or None past the cap, seconds)``."""
     m = solve.model(p)
     t = time.perf_counter()
-    n = solve.count_in_turns(m, solve.NO_LIMIT, monotonic_ns() + int(cap * 1e9),
+    n = turns.count_in_turns(m, turns.NO_LIMIT, monotonic_ns() + int(cap * 1e9),
                              memo=new_memo(SLOTS_LOG2, DATA_WORDS))
     return n, time.perf_counter() - t
 
@@ -80,7 +81,7 @@ def main():
     args = parser.parse_args()
     k3 = os.path.join(HERE, "..", "puzzles", "k3.txt")
     kn.count(k3)                                            # compile both sides first
-    solve.count_in_turns(solve.model(k3), solve.NO_LIMIT, NO_DEADLINE,
+    turns.count_in_turns(solve.model(k3), turns.NO_LIMIT, NO_DEADLINE,
                          memo=new_memo(SLOTS_LOG2, DATA_WORDS))
     rows = []
     for name, p, known in grids():

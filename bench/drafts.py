@@ -33,6 +33,7 @@ import numpy as np
 
 import kakuro_np as kn
 import kakuro_np.solve as solve
+import kakuro_np.turns as turns
 from kakuro_np.engine.core import policy
 from kakuro_np.engine.proofs.checks import checks_for
 from kakuro_np.engine.search import search
@@ -70,10 +71,10 @@ def warm_up():
     k3 = kn.read("puzzles/k3.txt")
     kn.kakuro(k3), kn.count(k3), kn.count(k3, limit=2), kn.kakuro(k3, limit=2, order="any")
     m = solve.model(k3)
-    search(m.root(), np.int64(2), True, np.int64(solve.NO_LIMIT), np.int64(0),
+    search(m.root(), np.int64(2), True, np.int64(turns.NO_LIMIT), np.int64(0),
            checks_for(m))
-    solve.Learner(m, 2).turn(1000, solve.NO_DEADLINE)   # count(limit=2)'s and "any"'s
-    solve._any_solutions(m, 2, solve.NO_DEADLINE, None, turns=(1, 2))   # its count's turn
+    turns.Learner(m, 2).turn(1000, solve.NO_DEADLINE)   # count(limit=2)'s and "any"'s
+    turns.solutions_in_any_order(m, 2, solve.NO_DEADLINE, None, turns=(1, 2))   # its count's turn
     saved, policy.THRASH_NODES = policy.THRASH_NODES, 0      # the root's check, once it thrashes
     try:
         solve.essay_solutions(m, 2, solve.NO_DEADLINE)

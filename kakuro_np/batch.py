@@ -609,8 +609,8 @@ def chunks(n, workers) -> list:
 def _solve_chunk(chunk, limit, timeout, keep, lines=False) -> list:
     """``solve_one`` of each item of a chunk, looked up when a worker runs it (its ``Line``
     with ``lines``); each worker takes a core, so its exact counts do not race on a
-    second (``solve.one_core``)."""
-    from .solve import one_core
+    second (``turns.one_core``)."""
+    from .turns import one_core
     with one_core():
         return [_answer(solve_one(item, limit, timeout, keep), lines) for item in chunk]
 
@@ -713,7 +713,8 @@ def _compile_once(limit) -> None:
     once: the workers are forked after, find them (``ahead``) and start none of their own,
     answering from the essay meanwhile (``first_run``)."""
     from .engine.core import ahead
-    from .solve import count_kernels, kakuro_kernels
+    from .solve import kakuro_kernels
+    from .turns import count_kernels
     ahead.start("model", *count_kernels(limit), *kakuro_kernels(KEEP, "any"))
 
 

@@ -44,7 +44,8 @@ from .errors import SolveTimeout
 from .formats import as_puzzle
 from .puzzle import PuzzleLike
 from .engine.core.jit import NO_DEADLINE, deadline_ns, monotonic_ns
-from .solve import _limit, count, kakuro
+from .solve import count, kakuro
+from .turns import as_limit
 
 #: How many solutions of the clue-only puzzle ``check`` enumerates before it
 #: falls back to one query per given digit not seen among them (read at call time).
@@ -163,7 +164,7 @@ def check(grid: PuzzleLike, *, limit: int = 1000, timeout: float | None = None,
     the puzzle has no solution
     """
     deadline = deadline_ns(timeout)
-    cap = _limit(limit)
+    cap = as_limit(limit)
     puzzle = as_puzzle(grid)
     given = puzzle.given
     base = puzzle.with_given(np.zeros_like(given))
@@ -171,7 +172,7 @@ def check(grid: PuzzleLike, *, limit: int = 1000, timeout: float | None = None,
     digits = given[rows, cols]
     filled, blanks = int(rows.size), int(puzzle.blank.sum())
 
-    enum = max(_limit(enum_limit), 1)
+    enum = max(as_limit(enum_limit), 1)
     sols = kakuro(base, limit=enum, timeout=_left(deadline))
     every = len(sols) < enum                          # all the solutions of base
     if every and len(sols) == 0:

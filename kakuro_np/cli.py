@@ -208,10 +208,10 @@ def _counting(puzzle, limit, timeout, scheduler=None) -> int:
 
 
 def solutions_so_far(p) -> str:
-    """The solutions a count has reached (a ``solve.Progress``). A piece's count held in
+    """The solutions a count has reached (a ``progress.Progress``). A piece's count held in
     int64 stops at its largest value: past it this says so, not a number it is not.
 
-    >>> from kakuro_np.solve import Progress
+    >>> from kakuro_np.progress import Progress
     >>> solutions_so_far(Progress(12_345, 2 ** 63 - 1, 2.0)), solutions_so_far(Progress(9, 1234, 1.0))
     ('over 9.2e+18', '1,234')
     """
@@ -311,7 +311,8 @@ def _solutions(puzzle, path: str, args):
     """``kakuro()`` of a puzzle; without ``--limit`` or ``--force``, solutions whose output
     would pass MAX_OUTPUT bytes exit EXIT_TOO_MANY before anything is printed, saying how
     many (``kakuro()`` counts them, or estimates them, before it lists more than fit)."""
-    from .solve import DECIDE_SECONDS, MAX_BYTES, kakuro, solution_bytes, solutions_within
+    from .budget import DECIDE_SECONDS, MAX_BYTES, solution_bytes, solutions_within
+    from .solve import kakuro
     most = None                                      # solutions the output may hold
     max_bytes = MAX_BYTES
     if args.limit is None and not args.force and args.svg != "-":
@@ -362,7 +363,8 @@ def _printed_bytes(puzzle, args) -> int:
 def cmd_solve(args) -> int:
     from .render import boxed
     from .formats import write_all
-    from .solve import count_kernels, kakuro, kakuro_kernels
+    from .solve import kakuro, kakuro_kernels
+    from .turns import count_kernels
     from .tokens import backslash_clue
     from .drawing import svg
     several = len(args.files) > 1
@@ -597,7 +599,7 @@ def cmd_grade(args) -> int:
 
 
 def cmd_stats(args) -> int:
-    from .solve import power_of_ten
+    from .budget import power_of_ten
     from .search_space import stats
 
     def sci(n: int) -> str:                     # exact ints past a float: 9 ** 1763

@@ -36,7 +36,9 @@ import time
 import numpy as np
 
 from . import essay
-from .engine.core.jit import NO_DEADLINE
+from .budget import solutions_within
+from .engine.build.entries import packed_entries
+from .engine.core import ahead
 
 #: Whether ``kakuro()`` and ``count()`` ask the essay while their kernels compile (the tests
 #: of the engine turn it off, so that they test the engine on an empty cache too).
@@ -153,3 +155,59 @@ def _branches(p, j):
     """The tables ``p`` with table ``j`` cut to each of its rows in turn: the fan-out."""
     for row in p[j]:
         yield p[:j] + [row[None, :]] + p[j + 1:]
+
+
+def while_compiling(puzzle, names, cap, deadline, max_rows, max_bytes=None):
+    """The essay's answer while helpers compile the kernels ``names`` (``essay_meanwhile``),
+    or None when they are all compiled or it gave up.
+
+    ``answer`` is ``(digits, complete)`` of at most ``cap`` solutions
+    (``essay_answer``), kept only when it answers the question: ``cap``
+    solutions, or all of them. With ``max_bytes`` (``kakuro()`` without a limit) every
+    solution is asked for, and an answer kept only within the bytes (and
+    ``MOST_SOLUTIONS``).
+    """
+    meanwhile = essay_meanwhile(puzzle, names, deadline)
+    if meanwhile is None:
+        return None
+    need_all = max_bytes is not None or cap > MOST_SOLUTIONS
+    if max_bytes is not None:
+        H, W = puzzle.shape
+        cap = solutions_within(max_bytes, int(puzzle.blank.sum()), H, W)
+    cap = min(cap, MOST_SOLUTIONS)
+    answer = essay_answer(puzzle, cap, *meanwhile, max_rows)
+    if answer is None or not (answer[1] or (not need_all and len(answer[0]) == cap)):
+        return None
+    return answer
+
+
+def reduced_while_compiling(puzzle, deadline, max_rows):
+    """``reduce``'s cell masks by the essay while helpers compile the model's kernels
+    (``essay_masks``), or None when they are compiled, the essay gave up, or a
+    run cannot be filled (the engine names it)."""
+    meanwhile = essay_meanwhile(puzzle, ("model",), deadline)
+    if meanwhile is None:
+        return None
+    return essay_masks(puzzle, *meanwhile, max_rows)
+
+
+def essay_meanwhile(puzzle, names, deadline) -> tuple | None:
+    """``(deadline, compiled)`` when the kernels ``names`` are not all in the cache:
+    helpers start compiling them, and the essay (``first_run``) may answer until ``deadline``
+    (monotonic ns, the caller's deadline) or until ``compiled()``, within its budget
+    (``ESSAY_SECONDS`` of processor time); else None. The puzzle's runs are
+    checked first, as the engine checks them (``PuzzleError``)."""
+    if not ENABLED or ahead.all_cached(names):
+        return None
+    packed_entries(puzzle, compiled=False)  # a bad run raises here, as in ``model``
+    ahead.start(*names)
+    polled = [0.0]
+
+    def compiled():                         # the helpers are done: the engine answers
+        now = time.monotonic()
+        if now - polled[0] < 0.05:
+            return False
+        polled[0] = now
+        return ahead.all_cached(names)
+
+    return deadline, compiled

@@ -35,6 +35,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 EXPECTED = json.loads((PUZZLES / "expected.json").read_text())
 SAMPLES = sorted(name for name in EXPECTED if not name.startswith("_"))
+#: The tests' own puzzles (tests/data), beside the samples.
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+
+#: The essay's k2: its joint possibilities' table sizes (jposs), and the row counts of
+#: each table after each round of force, to the fixpoint (the first line is K2_SIZES).
+K2_SIZES = [2, 6, 6, 18, 18, 48, 6, 2, 2, 16, 10, 5, 2, 2, 4, 10, 4, 2, 144, 8, 2, 48, 8, 8, 18, 2]
+ESSAY_ROW_COUNTS = """
+2 6 6 18 18 48 6 2 2 16 10 5 2 2 4 10 4 2 144 8 2 48 8 8 18 2
+1 2 2  4 10 48 1 1 1 16  5 3 1 1 1  4 2 2 144 4 1  6 2 2  6 1
+1 1 1  3  2  4 1 1 1  8  4 1 1 1 1  2 1 2   6 4 1  4 2 1  4 1
+1 1 1  3  1  4 1 1 1  3  2 1 1 1 1  2 1 2   2 1 1  4 1 1  1 1
+1 1 1  1  1  1 1 1 1  3  2 1 1 1 1  2 1 1   1 1 1  4 1 1  1 1
+1 1 1  1  1  1 1 1 1  2  1 1 1 1 1  2 1 1   1 1 1  1 1 1  1 1
+1 1 1  1  1  1 1 1 1  1  1 1 1 1 1  1 1 1   1 1 1  1 1 1  1 1
+"""
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,22 @@ FOUR_BLOCKS = [_TOP] + [_MID] * 4 + [_TOP] + [_MID] * 4
 #: (about 5.5e27), so a count or a search goes on as long as its limit or timeout says.
 OPEN_BLOCK = [["x"] + [(45, 0)] * 9] + [[(0, 45)] + ["_"] * 9 for _ in range(9)]
 
+#: A writer's draft (12x12, 82 blanks, random fill, not yet unique) on which fan-out
+#: thrashed: count(limit=2) ran past 20 s before the hunt, CP-SAT answers in about 0.1 s.
+THRASHING_DRAFT = r"""\|\|\|13\|19\|\|\|20\|5\|41\|\|\
+\|\|44\10|||18\|26\11||||\|\
+\|11\40|||||||||40\|\
+\10|||37\22|||||\17|||\
+\34||||||||\6|||12\
+\|11\25||||||\|\20|||
+\13||||\|\|25\|19\|22\16|||
+\11||||\|19\24||||||6\
+\|\8|||\34|||||||
+\|\9|||9\26|||||10\3||
+\|\|\41|||||||||\
+\|\|\16||||\|\11|||\|\
+"""
+
 
 def runs(blank):
     """Every maximal run of blank cells: ``(direction, clue_cell, [cells])``, direction 'a' or 'd'."""

@@ -1,20 +1,35 @@
 """Whole collections (``batch``): results in input order, every input kind, errors and
 timeouts recorded, worker deaths survived, and a batch killed (SIGKILL, SIGTERM, SIGINT)
-resumed to the same file. The safety of its output and its workers: test_batch_safety."""
+resumed to the same file.
 
+Batch output is safe (issue 47): ``--out`` is a results file or a new path, refused
+before anything loads otherwise; a file of another kind is refused and left unchanged;
+the workers die with the batch's process whatever ends it; a full disk and a reader of
+stdout gone early are one line, or none, never a traceback. Its input is what the command
+was given: a JSON input's grid is a puzzle's text, never a path; a FIFO or a device is
+refused unopened; a folder's walk enters no link to a folder, reads each file once and
+leaves out the results file."""
+
+import contextlib
+import errno
 import importlib
+import io
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.batch import items, run_batch, solve_many, solve_one
+from kakuro_np.batch import items, run_batch, solve_many, solve_one, write_line
+from kakuro_np.cli import main
+from kakuro_np.errors import PuzzleError
 from conftest import PUZZLES, ROOT
 from strategies import satisfies
 
@@ -152,7 +167,8 @@ def _compile_the_batchs_kernels():
     compile), or the essay answers them meanwhile (``first_run``), in its own order where
     the engine hunts in any order: either way a run made later answers otherwise."""
     from kakuro_np.engine.core import ahead
-    from kakuro_np.solve import count_kernels, kakuro_kernels
+    from kakuro_np.solve import kakuro_kernels
+    from kakuro_np.turns import count_kernels
     for name in ("model", *count_kernels(None), *kakuro_kernels(batch.KEEP, "any")):
         for kernel, types in ahead.kernels_of(name):
             kernel.compile(types)
@@ -203,3 +219,427 @@ def test_a_malformed_run_is_located_by_file_line_and_column(tmp_path):
     assert r.error == f"{tmp_path / 'bad.txt'}:{said}"
     r = solve_one(("text", "x ; x ; x\nx ; _ ; _"))
     assert r.error == said
+
+
+# -- the safety of its output and its workers (issue 47) ------------------------------
+
+SMALL = str(PUZZLES / "k[0-2].txt")
+#: Seconds a refusal may take: the issue's bound (checked before anything is solved), in
+#: processor time (the interpreter's start and the imports: 0.2 s), which a machine that
+#: shares its cores does not stretch; a refusal's wall time may take ten times that.
+REFUSAL_SECONDS = 2.0
+#: Seconds the workers have to die once the batch's process is gone: the issue's bound.
+DEATH_SECONDS = 5.0
+#: A generous bound for what depends on the machine: starting workers, and a first compile
+#: of the kernels (2.5 min on 2 idle cores, 4 min on 2 busy ones).
+PATIENCE = 600
+
+
+def kakuro_np(*args, **kw):
+    """``kakuro-np batch ARGS`` in a subprocess, its output captured as text."""
+    if "stdout" not in kw and "stderr" not in kw:
+        kw["capture_output"] = True
+    else:
+        kw.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "kakuro_np", "batch", *args], cwd=ROOT,
+                          text=True, timeout=PATIENCE, **kw)
+
+
+def refused(*args, **kw):
+    """A batch expected to be refused at once: its stderr line; exit 2 checked, and time."""
+    start, worked = time.monotonic(), _children_seconds()
+    err = refusal(*args, **kw)
+    took, worked = time.monotonic() - start, _children_seconds() - worked
+    assert worked < REFUSAL_SECONDS, f"took {worked:.2f} s of processor time"
+    assert took < 10 * REFUSAL_SECONDS, f"took {took:.2f} s"
+    return err
+
+
+def _children_seconds() -> float:
+    """The processor seconds spent by this process's children that have ended (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def refusal(*args, **kw):
+    """A batch expected to be refused: its stderr line; exit 2 and one line checked."""
+    run = kakuro_np(*args, **kw)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    return run.stderr
+
+
+@pytest.mark.parametrize("out", ["/dev/full", "/dev/zero"])
+def test_a_device_as_out_is_refused_at_once(out):
+    if not os.path.exists(out):
+        pytest.skip(f"no {out}")
+    assert "is a device, not a regular file" in refused(SMALL, "--out", out)
+
+
+def test_a_fifo_and_a_directory_as_out_are_refused_at_once(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "is a pipe (FIFO)" in refused(SMALL, "--out", str(fifo))
+    assert "is a directory" in refused(SMALL, "--out", str(tmp_path))
+
+
+def test_dev_stdout_on_a_pipe_is_refused_saying_to_omit_out():
+    err = refused(SMALL, "--out", "/dev/stdout", stdout=subprocess.PIPE)
+    assert "omit it to write the results to stdout" in err and "None" not in err
+
+
+@pytest.mark.parametrize("text", [b"my notes\nabout puzzles\n", b"my notes\nabout puzzles",
+                                  b'{"id": "k0", "status": "unique"}\nsomething else',
+                                  b'{"id": "k0", "status": "unique"}\n[1, 2]\n', b"\n"])
+def test_a_file_that_is_not_a_results_file_is_refused_and_left_unchanged(tmp_path, text):
+    out = tmp_path / "notes.txt"
+    out.write_bytes(text)
+    before = os.stat(out)
+    err = kakuro_np(SMALL, "--out", str(out))
+    assert err.returncode == 2 and "not a results file, left as it is" in err.stderr
+    assert err.stderr.count("\n") == 1
+    assert out.read_bytes() == text and os.stat(out).st_mtime_ns == before.st_mtime_ns
+
+
+def test_an_empty_file_and_dev_null_take_results(tmp_path):
+    out = tmp_path / "empty.jsonl"
+    out.touch()
+    assert kakuro_np(SMALL, "--out", str(out), "--workers", "1").returncode == 0
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["k0", "k1", "k2"]
+    assert kakuro_np(SMALL, "--out", os.devnull, "--workers", "1").returncode == 0
+
+
+def test_without_out_the_results_go_to_stdout():
+    run = kakuro_np(SMALL, "--workers", "1")
+    assert run.returncode == 0 and "stdout: 3 puzzles solved (" in run.stderr
+    assert [json.loads(line)["id"] for line in run.stdout.splitlines()] == ["k0", "k1", "k2"]
+
+
+def test_a_read_only_results_file_cannot_be_written(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "r.jsonl"
+    out.touch()
+    if os.geteuid() != 0:                              # root writes a 0444 file anyway
+        out.chmod(0o444)
+    else:
+        real = open
+
+        def read_only(path, mode="r", *args, **kw):
+            if str(path) == str(out) and "a" in mode:
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            return real(path, mode, *args, **kw)
+
+        monkeypatch.setattr(batch, "open", read_only, raising=False)
+    assert main(["batch", SMALL, "--out", str(out), "--workers", "1"]) == 2
+    assert capsys.readouterr().err == \
+        f"kakuro-np: {out}: cannot write the results: Permission denied\n"
+
+
+def test_a_full_disk_is_one_line_and_the_lines_so_far_are_kept(tmp_path, monkeypatch, capsys):
+    class Full(io.RawIOBase):
+        """A file with room for ``room`` bytes, then ENOSPC (as a disk filling up)."""
+
+        def __init__(self, room):
+            self.room, self.taken = room, b""
+
+        def writable(self):
+            return True
+
+        def write(self, data):
+            if not self.room:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            n = min(len(data), self.room)
+            self.taken += bytes(data[:n])
+            self.room -= n
+            return n
+
+    f = Full(15)
+    write_line(f, '{"id": "a"}\n', "r.jsonl")
+    with pytest.raises(PuzzleError, match="^r.jsonl: cannot write the results: no space left "
+                                          "on device$"):
+        write_line(f, '{"id": "b"}\n', "r.jsonl")     # 3 bytes fit: cut, as by a kill
+    assert f.taken == b'{"id": "a"}\n{"i'
+    out = tmp_path / "r.jsonl"
+    real = open
+    monkeypatch.setattr(batch, "open", lambda path, mode="r", *a, **kw: Full(0)
+                        if str(path) == str(out) else real(path, mode, *a, **kw),
+                        raising=False)
+    assert main(["batch", SMALL, "--out", str(out), "--workers", "1"]) == 2
+    assert capsys.readouterr().err == \
+        f"kakuro-np: {out}: cannot write the results: no space left on device\n"
+
+
+def test_a_full_disk_on_stdout_is_one_line():
+    with open("/dev/full", "w") as full:
+        run = kakuro_np(SMALL, "--workers", "1", stdout=full, stderr=subprocess.PIPE)
+    assert run.returncode == 2
+    assert run.stderr == "kakuro-np: stdout: cannot write the results: no space left on device\n"
+
+
+def test_a_reader_of_stdout_gone_early_ends_the_batch_quietly():
+    read, write = os.pipe()
+    os.close(read)                                      # the reader left before the first line
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "kakuro_np", "batch", str(PUZZLES),
+                                "--workers", "2"], cwd=ROOT, stdout=write,
+                               stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    _, err = run.communicate(timeout=PATIENCE)          # the workers, holding stderr, end too
+    assert run.returncode == 0 and err == b""
+
+
+def _children(pid) -> dict:
+    """``{pid: start time}`` of the processes whose parent is ``pid`` (from /proc)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields and int(fields[1]) == pid:
+                found[int(entry)] = fields[19]
+    return found
+
+
+def _compiling(pid) -> bool:
+    """Whether ``pid`` is a helper compiling kernels ahead (on a cold cache), not a worker."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"kakuro_np.engine.core.ahead" in f.read()
+    except OSError:
+        return False
+
+
+def _stat(pid):
+    """The fields of /proc/PID/stat after the name (state first), or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid, started) -> bool:
+    """The process is running still: not gone, not a zombie, and not another with its pid."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in "ZX" and fields[19] == started
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_the_workers_die_with_the_batch_process(tmp_path, signum):
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps({"id": f"open{i}", "grid": OPEN_BLOCK})
+                                               + "\n" for i in range(4)))
+    out = tmp_path / "r.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "kakuro_np", "batch", str(tmp_path / "in.jsonl"),
+                            "--out", str(out), "--workers", "2", "--timeout", str(PATIENCE)],
+                           cwd=ROOT, stderr=subprocess.PIPE, start_new_session=True)
+    workers = {}
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            workers = _children(run.pid)
+            if len([p for p in workers if not _compiling(p)]) >= 2 or \
+                    time.monotonic() >= deadline:
+                break
+            assert run.poll() is None, run.stderr.read()
+            time.sleep(0.05)
+        assert len([p for p in workers if not _compiling(p)]) == 2    # and any helpers
+        time.sleep(0.5)                                 # at work on the open blocks
+        os.kill(run.pid, signum)
+        code = run.wait(PATIENCE)
+        deadline = time.monotonic() + DEATH_SECONDS
+        while any(_alive(*w) for w in workers.items()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid, started in workers.items() if _alive(pid, started)]
+        assert code == {signal.SIGKILL: -signal.SIGKILL, signal.SIGTERM: 143,
+                        signal.SIGINT: 130}[signum]
+        if signum != signal.SIGKILL:
+            assert run.stderr.read().decode().count("\n") == 1
+        assert out.read_bytes() == b""                  # nothing cut: no line was due yet
+    finally:                                            # nothing left behind, pass or fail
+        if run.poll() is None:
+            run.kill()
+        for pid, started in workers.items():
+            if _alive(pid, started):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_whose_parent_died_before_it_started_ends_at_once():
+    code = subprocess.run([sys.executable, "-c", "from kakuro_np.batch import _worker_start; "
+                           "_worker_start(1); print('alive')"], capture_output=True, text=True,
+                          timeout=PATIENCE, cwd=ROOT)
+    assert code.returncode == 1 and code.stdout == ""
+
+
+def test_a_full_disk_on_stdout_is_one_line_for_every_command():
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "kakuro_np", "kc", "20"], cwd=ROOT,
+                             stdout=full, stderr=subprocess.PIPE, text=True, timeout=PATIENCE)
+    assert run.returncode == 2
+    assert run.stderr == "kakuro-np: cannot write the output: no space left on device\n"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_where_no_signal_comes_a_worker_watches_its_parent():
+    script = ("import os, threading, time\n"
+              "from kakuro_np.batch import _watch\n"
+              "parent = os.getpid()\n"
+              "child = os.fork()\n"
+              "if child == 0:\n"
+              "    null = os.open(os.devnull, os.O_WRONLY)\n"
+              "    os.dup2(null, 1), os.dup2(null, 2)\n"        # the run ends with its parent
+              "    threading.Thread(target=_watch, args=(parent,), daemon=True).start()\n"
+              "    time.sleep(60)\n"
+              "    os._exit(0)\n"
+              "print(child)\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, timeout=PATIENCE)
+    child = int(run.stdout)
+    fields = _stat(child)                              # None: gone already
+    deadline = time.monotonic() + DEATH_SECONDS
+    while fields and _alive(child, fields[19]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = bool(fields) and _alive(child, fields[19])
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert not alive
+
+
+class FifoWriter:
+    """A thread that writes ``text`` into the FIFO ``path`` once a reader opens it: a batch
+    that reads the FIFO gets ``text`` rather than hanging. ``close`` lets the thread go when
+    nothing read it (the FIFO was left alone, as it should be)."""
+
+    def __init__(self, path, text):
+        self.path, self.text = path, text
+        self.thread = threading.Thread(target=self._write, daemon=True)
+        self.thread.start()
+
+    def _write(self):
+        fd = os.open(self.path, os.O_WRONLY)            # blocks until a reader opens it
+        try:
+            os.write(fd, self.text.encode())
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(fd)
+
+    def close(self):
+        reader = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            self.thread.join()
+        finally:
+            os.close(reader)
+
+
+K0 = (PUZZLES / "k0.txt").read_text()
+
+
+def test_a_json_lines_grid_is_puzzle_text_never_a_path(tmp_path):
+    (tmp_path / "secret.txt").write_text("the secret words of the machine\n")
+    (tmp_path / "k0.txt").write_text(K0)
+    os.mkfifo(tmp_path / "fifo.txt")
+    fifo = FifoWriter(tmp_path / "fifo.txt", K0)
+    try:
+        grids = [("secret", str(tmp_path / "secret.txt")), ("file", str(tmp_path / "k0.txt")),
+                 ("fifo", str(tmp_path / "fifo.txt")), ("text", K0)]
+        (tmp_path / "in.jsonl").write_text("".join(json.dumps({"id": i, "grid": g}) + "\n"
+                                                   for i, g in grids))
+        results = batch.solve_many(str(tmp_path / "in.jsonl"), workers=1)
+    finally:
+        fifo.close()
+    assert [(r.id, r.status) for r in results] == [("secret", "error"), ("file", "error"),
+                                                    ("fifo", "error"), ("text", "unique")]
+    assert not any("secret words" in r.error for r in results[:3])
+    assert "cannot tell the format" in results[0].error
+    (tmp_path / "in.json").write_text(json.dumps({"data": {"c": {"problem": grids[1][1]}}}))
+    assert [r.status for r in batch.solve_many(str(tmp_path / "in.json"), workers=1)] == \
+        ["error"]
+
+
+@pytest.mark.parametrize("name", ["in.jsonl", "in.json", "in.txt"])
+def test_a_fifo_as_input_is_refused_and_never_opened(tmp_path, name):
+    os.mkfifo(tmp_path / name)
+    fifo = FifoWriter(tmp_path / name, json.dumps({"id": "a", "grid": K0}) + "\n")
+    try:
+        with pytest.raises(PuzzleError, match=r"is a pipe \(FIFO\), not a puzzle file or a"):
+            batch.items(tmp_path / name)
+    finally:
+        fifo.close()
+    err = refusal(str(tmp_path / name), "--out", str(tmp_path / "r.jsonl"))
+    assert err.startswith(f"kakuro-np: {tmp_path / name}: is a pipe (FIFO)")
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_as_input_is_refused():
+    with pytest.raises(PuzzleError, match="^/dev/zero: is a device, not a puzzle file"):
+        batch.items("/dev/zero")
+
+
+def _folder_with_links(root, loops):
+    """``root/in``: k0, sub/k1, a link to k0 (alias.txt), a FIFO and ``loops``, links to
+    folders above (``self -> .``, ``up -> ..``, ``sub/back -> ..``); a puzzle outside it."""
+    (root / "in" / "sub").mkdir(parents=True)
+    (root / "in" / "k0.txt").write_text(K0)
+    (root / "in" / "sub" / "k1.txt").write_text((PUZZLES / "k1.txt").read_text())
+    (root / "in" / "alias.txt").symlink_to("k0.txt")
+    (root / "outside.txt").write_text(K0)
+    os.mkfifo(root / "in" / "pipe.txt")                 # never opened: not a regular file
+    for link, target in loops:
+        (root / "in" / link).symlink_to(target, target_is_directory=True)
+    return root / "in"
+
+
+@pytest.mark.parametrize("loops", [[("self", ".")],
+                                   [("up", ".."), ("sub/back", "..")]],
+                         ids=["one-loop", "two-loops"])
+def test_a_folder_walk_follows_no_link_to_a_folder_and_reads_each_file_once(tmp_path, loops):
+    folder = _folder_with_links(tmp_path, loops)
+    assert [i for i, _ in batch.items(folder)] == ["k0", "sub/k1"]
+    assert [i for i, _ in batch.items(str(folder / "**" / "*.txt"))] == ["k0", "sub/k1"]
+
+
+def test_a_folder_given_with_its_results_inside_skips_them(tmp_path):
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for name in ("k0", "k1"):
+        (folder / f"{name}.txt").write_text((PUZZLES / f"{name}.txt").read_text())
+    out = folder / "results.jsonl"
+    assert batch.run_batch(folder, out, workers=1) == {"skipped": 0, "unique": 2}
+    assert batch.run_batch(folder, out, workers=1) == {"skipped": 2}
+    (folder / "old-results.jsonl").write_bytes(out.read_bytes())   # another batch's results
+    assert batch.run_batch(str(folder / "*"), out, workers=1) == {"skipped": 2}
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["k0", "k1"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs /proc")
+def test_a_kernel_file_as_out_is_refused():
+    err = refusal(SMALL, "--out", "/proc/self/mem")
+    assert err.startswith("kakuro-np: /proc/self/mem: is a file of the kernel")
+
+
+def test_out_in_a_folder_that_is_not_there_is_refused_before_the_input_is_read(tmp_path):
+    out = tmp_path / "no" / "such" / "r.jsonl"
+    err = refusal(str(tmp_path / "missing-input"), "--out", str(out))
+    assert err == f"kakuro-np: {out}: cannot be made: no folder {tmp_path / 'no' / 'such'}\n"
+
+
+def test_a_failing_write_is_one_line(tmp_path, monkeypatch, capsys):
+    class Broken(io.RawIOBase):
+        """A results file whose disk fails: every write is EIO."""
+
+        def writable(self):
+            return True
+
+        def write(self, data):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    out = tmp_path / "r.jsonl"
+    real = open
+    monkeypatch.setattr(batch, "open", lambda path, mode="r", *a, **kw: Broken()
+                        if str(path) == str(out) else real(path, mode, *a, **kw),
+                        raising=False)
+    assert main(["batch", SMALL, "--out", str(out), "--workers", "1"]) == 2
+    assert capsys.readouterr().err == \
+        f"kakuro-np: {out}: cannot write the results: {os.strerror(errno.EIO)}\n"

@@ -8,7 +8,7 @@ from conftest import PUZZLES
 from kakuro_np.chains import MAX_LINKS, shortest_chain
 from kakuro_np.explanation import LADDER, replay
 from kakuro_np.techniques import NAMES, N_TECHNIQUES
-from test_explain import assert_follows_from_its_entry
+from test_explanation import assert_follows_from_its_entry
 
 #: Stuck on the ladder, on region sums and on x-wings; one x-wing and six chains of 6-7
 #: links solve it.

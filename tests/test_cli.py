@@ -20,7 +20,7 @@ import pytest
 import kakuro_np as kn
 from kakuro_np import cli
 from conftest import PUZZLES, ROOT
-from strategies import FOUR_BLOCKS, OPEN_BLOCK
+from strategies import FOUR_BLOCKS, OPEN_BLOCK, THRASHING_DRAFT
 
 CLI = [sys.executable, "-m", "kakuro_np"]
 
@@ -531,9 +531,8 @@ def test_solve_json_prints_one_object_per_file():
 
 
 def test_any_gives_a_thrashing_drafts_two_solutions_at_once(tmp_path):
-    from test_anyorder import THRASHING_DRAFT      # the essay's order passes 90 s on it
     draft = tmp_path / "draft.txt"
-    draft.write_text(THRASHING_DRAFT)
+    draft.write_text(THRASHING_DRAFT)              # the essay's order passes 90 s on it
     out = run("solve", "--any", "--limit", "2", "--timeout", "30", "--json", draft)
     assert out.returncode == 0, out.stderr
     sols = np.array(json.loads(out.stdout)["solutions"])

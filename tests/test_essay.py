@@ -1,10 +1,11 @@
 """essay: the essay's verbs in plain numpy, and the engine held equal to them.
 
 The engine's own facts on the samples (k2's table sizes and force rounds, k3's
-40 solutions) are in test_jposs, test_force and test_solve; here the same facts
-hold for ``kakuro_np.essay``, and on random puzzles the engine and the essay build
-the same tables, reach the same fixpoint and find the same solutions in the same
-order.
+40 solutions) are in engine/build/test_jposs, engine/force/test_force and
+test_solve; here the same facts (K2_SIZES and ESSAY_ROW_COUNTS, from conftest)
+hold for ``kakuro_np.essay``, and on random puzzles the engine and the essay
+build the same tables, reach the same fixpoint and find the same solutions in
+the same order.
 """
 
 import numpy as np
@@ -12,11 +13,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
-from conftest import PUZZLES, examples
+from conftest import ESSAY_ROW_COUNTS, K2_SIZES, PUZZLES, examples
 from kakuro_np import essay
 from strategies import filled_puzzles
-from test_force import ESSAY_ROW_COUNTS
-from test_jposs import K2_SIZES
 
 
 def test_k2_tables_and_force_rounds_are_the_essays():

@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+import kakuro_np.turns as turns
 import kakuro_np.solve as solve
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.memo import growable, new_memo
@@ -67,7 +68,7 @@ def test_a_count_that_splits_its_big_pieces_counts_the_same(case, most):
     assume(complete)
     m = solve.model(p)
     memo = [growable(new_memo(1, 8))]       # grows as the splits go on
-    assert solve.exact_count(m, NO_DEADLINE, memo, most) == len(sols)
+    assert turns.exact_count(m, NO_DEADLINE, memo, most) == len(sols)
 
 
 def test_count_splits_the_pieces_past_what_a_count_holds(monkeypatch):
@@ -75,7 +76,7 @@ def test_count_splits_the_pieces_past_what_a_count_holds(monkeypatch):
     block's 576) sends count() to ``exact_count``, which gives the exact product (its own
     splitting is tested above, at small limits)."""
     assert kn.count(FOUR_BLOCKS) == 576**4
-    monkeypatch.setattr(solve, "NO_LIMIT", 200)
+    monkeypatch.setattr(turns, "NO_LIMIT", 200)
     assert kn.count(FOUR_BLOCKS) == 576**4
 
 

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+from kakuro_np import budget
 from conftest import PUZZLES, examples
 from strategies import FOUR_BLOCKS, OPEN_BLOCK
 
@@ -335,24 +336,22 @@ def test_too_many_to_list_are_counted_before_memory_is_filled(monkeypatch):
     with pytest.raises(kn.TooManySolutions, match="has 110,075,314,176 solutions, more than") as e:
         kn.kakuro(FOUR_BLOCKS)
     assert e.value.count == e.value.at_least == kn.count(FOUR_BLOCKS) == 110_075_314_176
-    assert max(caps) <= kn.solve.FIRST_TRY
+    assert max(caps) <= budget.FIRST_TRY
 
 
 def test_past_the_quick_count_a_count_to_the_budget_decides(monkeypatch):
-    from kakuro_np import solve
-    monkeypatch.setattr(solve, "QUICK_COUNT", 0.0)              # the exact count gives up
-    monkeypatch.setattr(solve, "typical_estimate", lambda m: -np.inf)   # Knuth says nothing
+    monkeypatch.setattr(budget, "QUICK_COUNT", 0.0)              # the exact count gives up
+    monkeypatch.setattr(budget, "typical_estimate", lambda m: -np.inf)   # Knuth says nothing
     caps = listed_caps(monkeypatch)
     with pytest.raises(kn.TooManySolutions, match="more than the 99,999 that") as e:
         kn.kakuro(FOUR_BLOCKS, max_bytes=99_999 * (2 * 64 + 10 * 10 + 1))
-    assert e.value.count is None and e.value.at_least == 100_000 and max(caps) <= solve.FIRST_TRY
+    assert e.value.count is None and e.value.at_least == 100_000 and max(caps) <= budget.FIRST_TRY
 
 
 @pytest.mark.parametrize("quick", [0.0, 2.0])
 def test_a_count_within_the_budget_lists_every_solution(monkeypatch, quick):
-    from kakuro_np import solve
-    monkeypatch.setattr(solve, "FIRST_TRY", 5)                 # k3's 40 pass the first try
-    monkeypatch.setattr(solve, "QUICK_COUNT", quick)
+    monkeypatch.setattr(budget, "FIRST_TRY", 5)                 # k3's 40 pass the first try
+    monkeypatch.setattr(budget, "QUICK_COUNT", quick)
     k3 = kn.read("puzzles/k3.txt")
     assert len(kn.kakuro(k3)) == 40
     caps = listed_caps(monkeypatch)
@@ -362,8 +361,7 @@ def test_a_count_within_the_budget_lists_every_solution(monkeypatch, quick):
 def test_without_a_limit_a_grid_whose_count_cannot_tell_is_refused_within_seconds(monkeypatch):
     # the open 30x100 grid: its walk thrashes and Knuth's random descents meet no solution;
     # kakuro() listed and counted past 150 s and 1.5 GB before any answer
-    from kakuro_np import solve
-    monkeypatch.setattr(solve, "DECIDE_SECONDS", 1.0)
+    monkeypatch.setattr(budget, "DECIDE_SECONDS", 1.0)
     grid = kn.read(Path(__file__).parents[1] / "bench" / "sets" / "open-30x100.txt")
     kn.kakuro(grid, limit=1)                    # its kernels compiled: the decision alone is timed
     started = time.perf_counter()

@@ -170,7 +170,8 @@ def test_a_count_past_its_time_says_how_many_there_are_at_most():
 
 
 def test_knuths_estimate_of_k3_is_near_its_40_solutions():
-    from kakuro_np.solve import model, power_of_ten, typical_estimate
+    from kakuro_np.budget import power_of_ten, typical_estimate
+    from kakuro_np.solve import model
     estimate = typical_estimate(model(PUZZLES / "k3.txt"))
     assert 0 < estimate < 3.5                     # 40 is 10 ** 1.6: within 2x10 either way
     assert power_of_ten(estimate).endswith(("e+00", "e+01", "e+02", "e+03"))

@@ -16,7 +16,7 @@ ROOT_CHECK_S     : seconds the root's check has once the walk thrashes; past the
 HUNT_MAX         : ``count(limit=n)`` and ``kakuro(order="any", limit=n)`` with ``n``
                    at most this take turns of hunting in any order.
 TURN_NODES, TURN_GROWTH : the first turn of hunting, learning and counting, and how
-                   many times longer each later turn is (``solve.in_turns``).
+                   many times longer each later turn is (``turns.in_turns``).
 DISSECT_AFTER    : nodes an exact count takes before it decides the cells of a
                    nested dissection first (``dissect``).
 RACE             : whether such a count, on two cores or more, also goes on in the

@@ -847,7 +847,7 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
         _assign(sat, 2 * v + (1 - sat.phase[v]), -1)
 
 
-#: The types ``solve.Learner`` calls ``sat_of_root`` with (see ``ahead``).
+#: The types ``turns.Learner`` calls ``sat_of_root`` with (see ``ahead``).
 SAT_OF_ROOT_TYPES = (ROOT,)
 
 
@@ -862,7 +862,7 @@ def sat_of_root(root):
 
 
 def sat_solutions_types():
-    """The types ``solve.Learner`` calls ``sat_solutions`` with (see ``ahead``): its ``Sat``
+    """The types ``turns.Learner`` calls ``sat_solutions`` with (see ``ahead``): its ``Sat``
     is what ``sat_of_root`` returns (compiled, or loaded from the cache)."""
     sat_of_root.compile(SAT_OF_ROOT_TYPES)
     sat = sat_of_root.overloads[SAT_OF_ROOT_TYPES].signature.return_type.types[0].type

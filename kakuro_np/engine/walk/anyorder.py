@@ -3,7 +3,7 @@
 The essay's fan-out must visit the branches in its order, so a choice made
 early that dooms a branch can cost millions of nodes before forced moves
 refute it (thrashing). When the order does not matter (``count(limit=n)``,
-``kakuro-np check``, and the checks ``solve.search`` makes once it thrashes:
+``kakuro-np check``, and the checks ``engine.search`` makes once it thrashes:
 "is there any solution below this node?") this hunt finds solutions by the
 classic remedy: it fans out on the entry with the fewest live rows per unit of
 weight, where an entry's weight grows each time its table empties (dom/wdeg),

@@ -8,9 +8,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.engine.build.jposs import gen_table
-from conftest import PUZZLES
-
-K2_SIZES = [2, 6, 6, 18, 18, 48, 6, 2, 2, 16, 10, 5, 2, 2, 4, 10, 4, 2, 144, 8, 2, 48, 8, 8, 18, 2]
+from conftest import K2_SIZES, PUZZLES
 
 
 def k2_tables():

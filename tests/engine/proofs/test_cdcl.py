@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+import kakuro_np.turns as turns
 import kakuro_np.solve as solve
 from kakuro_np.engine.proofs.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _assign,
                                           _cancel_until, _new_level, _propagate_all, _reason_lits,
@@ -14,7 +15,7 @@ from kakuro_np.engine.walk.sums import network_of, sums_feasible
 from kakuro_np.engine.core.codes import OK
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from strategies import filled_puzzles, satisfies
-from conftest import examples
+from conftest import ROOT, examples
 
 BUDGET = 10**6
 
@@ -26,17 +27,14 @@ def grid_of(m, witness):
     return digits.reshape(m.puzzle.blank.shape)
 
 
-def sat_and_root(p, require=assume):
+def sat_and_root(p):
+    """The model of ``p``, its Sat and the root's masks. ``p`` has a solution (clued from a
+    fill, or a sample), so forced moves neither refute it nor empty a table."""
     m = solve.model(p)
-    require(m.status == OK)
+    assert m.status == OK
     emptied, tables, live = start_state(m.root(), True)
-    require(emptied < 0)
+    assert emptied < 0
     return m, sat_of(tables, live.mask), live.mask.copy()
-
-
-def must(holds):
-    """``assume`` outside a property: the sample must be as the test expects."""
-    assert holds
 
 
 @settings(max_examples=examples(150), deadline=None,
@@ -117,11 +115,11 @@ def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rn
         assert not np.any(fits & (table[:, list(cells).index(v)] == d + 1))
 
 
-def sums_conflicts(p, rnd, tries, require=assume):
+def sums_conflicts(p, rnd, tries):
     """Random bounds at level 1 (each cell's digits cut to a range of its own), ``tries``
     times: for each time the sums fail, the masks the explanation alone leaves
     (every cell 1-9 but the digits it names), and a network to test them on."""
-    m, sat, root_mask = sat_and_root(p, require)
+    m, sat, root_mask = sat_and_root(p)
     _, tables, _ = start_state(m.root(), True)
     net = network_of(tables, len(root_mask), True)
     for _ in range(tries):
@@ -158,7 +156,7 @@ def test_sums_conflicts_happen_and_are_explained_on_the_samples():
     rnd = random.Random(7)
     conflicts = 0
     for name in ("k3", "k5", "k6", "k7"):
-        for net, masks in sums_conflicts(kn.read(f"puzzles/{name}.txt"), rnd, 20, must):
+        for net, masks in sums_conflicts(kn.read(f"puzzles/{name}.txt"), rnd, 20):
             assert not sums_feasible(net, masks)
             conflicts += 1
     assert conflicts >= 10
@@ -168,8 +166,7 @@ def test_a_draft_node_the_fan_out_cannot_refute_is_refuted_in_a_few_thousand_con
     """gen-10x10-expert-12 (bench/sets/slow_drafts.jsonl): the essay's first branch has no
     solution; the checks' counts and hunts did not prove it in 27 s."""
     import json
-    import pathlib
-    rows = pathlib.Path(__file__).parents[1] / "bench" / "sets" / "slow_drafts.jsonl"
+    rows = ROOT / "bench" / "sets" / "slow_drafts.jsonl"
     draft = next(json.loads(line) for line in rows.read_text().splitlines()
                  if json.loads(line)["name"] == "gen-10x10-expert-12")
     p = kn.parse(draft["grid"])
@@ -199,7 +196,7 @@ def test_learner_turns_find_distinct_solutions_of_the_full_list_and_know_when_th
     assume(len(every) < 30)
     listed = {s[p.blank].tobytes() for s in every}
     m = solve.model(p)
-    learner = solve.Learner(m, 20)
+    learner = turns.Learner(m, 20)
     while not learner.turn(3, NO_DEADLINE):       # many short turns
         pass
     assert len(learner.found) == min(20, len(every))

@@ -6,6 +6,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+import kakuro_np.turns as turns
+from kakuro_np.combos import LOWEST_DIGIT
 import kakuro_np.solve as solve
 from kakuro_np.engine.core import policy
 from kakuro_np.engine.core.codes import CONTRADICTION, OK, THRASHING, WITNESSED
@@ -34,18 +36,18 @@ THRASHING_DRAFT = r"""\|34\|38\|29\|21\|7\|16\|\|\|13\|19\|16\
 """
 
 
-def solutions(p, check_after, hunt_nodes=policy.CHECK_HUNT_NODES, limit=solve.NO_LIMIT):
+def solutions(p, check_after, hunt_nodes=policy.CHECK_HUNT_NODES, limit=turns.NO_LIMIT):
     """The digits per variable of the solutions ``search`` finds: with checks after
     ``check_after`` nodes without a solution, or without checks (``check_after`` NEVER)."""
     m = solve.model(p)
     if m.status != OK:                  # forced moves refute it: no search (as in kakuro)
         return np.zeros((0, len(m.var_cell)), np.int8)
     checks = None if check_after == NEVER else checks_for(m, hunt_nodes)
-    found = search(m.root(), np.int64(limit), True, np.int64(solve.NO_LIMIT),
+    found = search(m.root(), np.int64(limit), True, np.int64(turns.NO_LIMIT),
                    np.int64(check_after), checks)
     if found.status == THRASHING and checks is None:   # policy.THRASH_NS (2 s) with no solution,
         found = search(m.root(), np.int64(limit), True,  # on a slow machine or a hard example:
-                       np.int64(solve.NO_LIMIT),         # on with checks, which cut only
+                       np.int64(turns.NO_LIMIT),         # on with checks, which cut only
                        np.int64(check_after), checks_for(m, hunt_nodes))  # branches with none
     assert found.status == OK
     return found.digits
@@ -137,7 +139,7 @@ def _child_of_the_root(case, pick_entry_at, pick_row_at):
 
 def _assert_a_solution_below(m, witness, live, below):
     assert (witness & live.mask != 0).all()
-    digits = solve.LOWEST_DIGIT[witness]
+    digits = LOWEST_DIGIT[witness]
     assert any(np.array_equal(s.ravel()[m.var_cell], digits) for s in below)
 
 

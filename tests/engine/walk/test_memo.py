@@ -1,29 +1,29 @@
 """The sub-problem memo behind count(): storing, finding, starting over or growing when full."""
 
 import json
-import pathlib
 
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+from kakuro_np import turns
 from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_pieces, count_split,
                                             count_scope, new_tally, wide_add, wide_mul, wide_set,
                                             wide_value)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.sums import network_of
-import importlib
 
 from kakuro_np.engine.walk import memo as memo_module
 from kakuro_np.engine.walk.memo import (WIDE, borrowed, emptied, give_back, growable, grown, lookup,
                                        new_memo, store, wants_room)
-from kakuro_np.solve import NO_LIMIT, NO_RANKS, count_in_turns, model
+from kakuro_np.solve import model
+from kakuro_np.turns import NO_LIMIT, NO_RANKS, count_in_turns
 from strategies import filled_puzzles
-from conftest import examples
+from conftest import DATA, PUZZLES, ROOT, examples
 
-BENCH_SETS = pathlib.Path(__file__).resolve().parent.parent / "bench" / "sets"
+BENCH_SETS = ROOT / "bench" / "sets"
 W = np.zeros(WIDE)                              # a stored count past int64 (unused here)
 #: The nodes a count in a property test may take: a dense grid drawn with many solutions
 #: would otherwise count for minutes (the test then assumes nothing of it).
@@ -112,17 +112,17 @@ def test_a_count_whose_memo_grows_counts_the_same(case):
     same count as the solutions listed."""
     p, _ = case
     m = model(p)
+    assert m.status == 0                        # clued from a fill: it has a solution
     n = len(kn.kakuro(p, limit=5000))
-    if m.status == 0 and n < 5000:
-        assert count_in_turns(m, NO_LIMIT, NO_DEADLINE, memo=growable(new_memo(1, 8))) == n
+    assume(n < 5000)                            # too many to list
+    assert count_in_turns(m, NO_LIMIT, NO_DEADLINE, memo=growable(new_memo(1, 8))) == n
 
 
 def test_a_count_grows_its_memo_on_a_grid_with_many_pieces(monkeypatch):
-    solve = importlib.import_module("kakuro_np.solve")
     growths = []
-    real = solve.grown
-    monkeypatch.setattr(solve, "grown", lambda memo: growths.append(memo.slot.shape[0]) or real(memo))
-    m = model(pathlib.Path(__file__).parent / "data" / "many-12x12.txt")
+    real = turns.grown
+    monkeypatch.setattr(turns, "grown", lambda memo: growths.append(memo.slot.shape[0]) or real(memo))
+    m = model(DATA / "many-12x12.txt")
     assert count_in_turns(m, NO_LIMIT, NO_DEADLINE, memo=growable(new_memo(4, 256))) == 166_162_320
     assert growths[:2] == [16, 64]                        # 4x the slots each time
 
@@ -145,10 +145,10 @@ def pieces(p, slots_log2, words, limit=NO_LIMIT):
 def test_a_tiny_memo_that_keeps_starting_over_counts_the_same(case):
     p, _ = case
     n = len(kn.kakuro(p, limit=5000))
-    if n < 5000:
-        tiny, default = pieces(p, 2, 40), pieces(p, 17, 1 << 22)
-        assume(tiny is not None)
-        assert tiny == default == n
+    assume(n < 5000)                            # too many to list
+    tiny, default = pieces(p, 2, 40), pieces(p, 17, 1 << 22)
+    assume(tiny is not None)
+    assert tiny == default == n
 
 
 def test_a_dense_grid_with_many_solutions_counts_as_cp_sat_enumerated():
@@ -204,8 +204,7 @@ def test_piece_keys_read_back_as_the_pieces_entries_sums_and_masks(case):
     from kakuro_np.engine.force import start_state
     puzzle, fill = case
     m = model(puzzle)
-    if m.status != 0:
-        return
+    assert m.status == 0                        # clued from a fill: it has a solution
     emptied, tables, live = start_state(m.root(), True)
     E = len(live.nalive)
     members, starts = components(np.arange(E), tables, live, np.full(E, -1, np.int64))
@@ -231,8 +230,7 @@ def test_each_piece_holds_its_count_past_int64_too(case):
     starting over: read back (``wide_value``), the counts int64 holds."""
     p, _ = case
     m = model(p)
-    if m.status != 0:
-        return
+    assert m.status == 0                        # clued from a fill: it has a solution
     counts, _, _, _, wides = count_split(m.root(), np.arange(len(m.tab_off) - 1),
                                          np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
                                          new_memo(2, 40), np.array([NODES, 0]), NO_RANKS)
@@ -261,20 +259,19 @@ def test_counts_past_int64_add_and_multiply_as_python_ints(steps):
 def test_a_piece_past_int64_is_read_back_not_split(monkeypatch):
     """``exact_count`` takes a piece's count past int64 from its residues; it splits the
     piece only when the count may pass WIDE_EXACT."""
-    solve = importlib.import_module("kakuro_np.solve")
-    m = model(pathlib.Path(__file__).resolve().parent.parent / "puzzles" / "k3.txt")
+    m = model(PUZZLES / "k3.txt")
     wide = np.empty(WIDE)
     wide_set(wide, 3**35)
     wide_mul(wide, wide)                                 # 3**70, past int64
-    real = solve.count_split
+    real = turns.count_split
     answers = [(np.array([NO_LIMIT]), np.arange(1), np.array([0, 1]), np.zeros(1, np.int64),
                 wide[None])]
-    monkeypatch.setattr(solve, "count_split", lambda *a: answers.pop() if answers else real(*a))
-    assert solve.exact_count(m, NO_DEADLINE, [growable(new_memo(4, 64))]) == 3**70
+    monkeypatch.setattr(turns, "count_split", lambda *a: answers.pop() if answers else real(*a))
+    assert turns.exact_count(m, NO_DEADLINE, [growable(new_memo(4, 64))]) == 3**70
     wide[0] = 2.0**121                                   # too large to read back: split
     answers.append((np.array([NO_LIMIT]), np.arange(len(m.tab_off) - 1),
                     np.array([0, len(m.tab_off) - 1]), np.zeros(1, np.int64), wide[None]))
-    assert solve.exact_count(m, NO_DEADLINE, [growable(new_memo(4, 64))]) == 40
+    assert turns.exact_count(m, NO_DEADLINE, [growable(new_memo(4, 64))]) == 40
 
 
 def test_each_piece_holds_its_count_past_int64_on_grids_with_many_solutions():

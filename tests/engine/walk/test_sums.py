@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+import kakuro_np.turns as turns
 import kakuro_np.solve as solve
 from kakuro_np.engine.search import fixpoint_masks, search
 from kakuro_np.engine.walk.sums import entry_sides, new_network, sums_feasible
@@ -25,7 +26,7 @@ def built(case):
     """The model of a random puzzle ``(puzzle, fill)`` and the fill's digit per variable."""
     p, fill = case
     m = solve.model(p)
-    assume(m.status == 0)
+    assert m.status == 0                        # clued from a fill: it has a solution
     return m, fill.ravel()[m.var_cell].astype(np.int64)
 
 
@@ -75,8 +76,7 @@ def test_an_outie_from_the_sums_alone():
 @given(filled_puzzles(max_side=4), st.randoms(use_true_random=False))
 def test_the_flow_says_exactly_whether_digits_within_bounds_meet_the_sums(case, rnd):
     m, _ = built(case)
-    if len(m.mask) > 9:
-        return
+    assert len(m.mask) <= 9                     # max_side=4: at most 3 x 3 blank cells
     lo = np.array([rnd.randint(1, 9) for _ in m.mask])
     hi = np.minimum(lo + np.array([rnd.randint(0, 2) for _ in m.mask]), 9)
     mask = np.array([band(a, b) for a, b in zip(lo, hi)], np.int64)
@@ -101,10 +101,9 @@ def test_a_refuted_node_has_no_solution(case, rnd):
     m, _ = built(case)
     root = m.root()
     root.mask[:] = [x & (rnd.randint(1, 511) | (x & -x)) for x in root.mask]  # keep one digit
-    if fixpoint_masks(root) >= 0:
-        return
+    assume(fixpoint_masks(root) < 0)            # forced moves alone refute it: not the flow's
     if not sums_feasible(network(m), root.mask):
-        plain = search(root, np.int64(solve.NO_LIMIT), False, np.int64(solve.NO_LIMIT),
+        plain = search(root, np.int64(turns.NO_LIMIT), False, np.int64(turns.NO_LIMIT),
                        np.int64(10**15), None)
         assert plain.found == 0
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
+from kakuro_np import turns
 from kakuro_np import solve
 from kakuro_np.engine.core import ahead, policy
 from kakuro_np.engine.core.jit import NO_DEADLINE
@@ -36,7 +37,7 @@ CALLERS = {
     "search": lambda: kn.kakuro(K2),
     "proof-checks": thrashing_solve,
     "checks": thrashing_solve,
-    "learn": lambda: solve.Learner(solve.model(K3), 50).turn(100_000, NO_DEADLINE),
+    "learn": lambda: turns.Learner(solve.model(K3), 50).turn(100_000, NO_DEADLINE),
     "hunt": lambda: kn.count(K2, limit=2),
     "any": lambda: kn.kakuro(K2, limit=2, order="any"),
     "count": lambda: kn.count(K2),

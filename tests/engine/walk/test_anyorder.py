@@ -1,36 +1,20 @@
 """anyorder: hunting for solutions in any order, and count(limit=n) taking turns with it."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
-import kakuro_np.solve as solve
+import kakuro_np.turns as turns
+from kakuro_np.combos import LOWEST_DIGIT
 from kakuro_np.engine.core import ahead
 from kakuro_np.engine.walk.anyorder import find_solutions, luby, solution_hash
-from kakuro_np.solve import NO_LIMIT, model
-from strategies import filled_puzzles, satisfies
-from conftest import examples
+from kakuro_np.solve import model
+from kakuro_np.turns import NO_LIMIT
+from strategies import THRASHING_DRAFT, filled_puzzles, satisfies
+from conftest import DATA, examples
 
 NO_END = np.int64(NO_LIMIT)
-
-# A writer's draft (12x12, 82 blanks, random fill, not yet unique) on which fan-out
-# thrashed: count(limit=2) ran past 20 s before the hunt, CP-SAT answers in about 0.1 s.
-THRASHING_DRAFT = r"""\|\|\|13\|19\|\|\|20\|5\|41\|\|\
-\|\|44\10|||18\|26\11||||\|\
-\|11\40|||||||||40\|\
-\10|||37\22|||||\17|||\
-\34||||||||\6|||12\
-\|11\25||||||\|\20|||
-\13||||\|\|25\|19\|22\16|||
-\11||||\|19\24||||||6\
-\|\8|||\34|||||||
-\|\9|||9\26|||||10\3||
-\|\|\41|||||||||\
-\|\|\16||||\|\11|||\|\
-"""
 
 
 def hunt(p, want, budget=NO_END):
@@ -89,7 +73,7 @@ def test_count_with_a_small_limit_takes_turns_and_agrees(case):
     n = len(kn.kakuro(p, limit=60))
     m = model(p)
     for limit in (1, 2, 5, 60):                 # many short turns of each kind
-        assert solve.count_in_turns(m, limit, NO_END, turns=(1, 2)) == min(n, limit)
+        assert turns.count_in_turns(m, limit, NO_END, turns=(1, 2)) == min(n, limit)
 
 
 @pytest.mark.parametrize("limit", [1, 2, 40, 41, 1000])
@@ -150,7 +134,7 @@ def test_solutions_read_back_from_a_count_are_distinct_and_in_the_essays_list(ca
         status, masks = counted_solutions(m.root(), np.int64(want), NO_END, memo,
                                           np.array([NO_LIMIT, 0]))
         assert status == len(masks) == min(want, len(every))
-        assert_distinct_and_listed(solve.LOWEST_DIGIT[masks].astype(np.int8), listed)
+        assert_distinct_and_listed(LOWEST_DIGIT[masks].astype(np.int8), listed)
 
 
 @SMALL
@@ -162,7 +146,7 @@ def test_any_order_in_many_short_turns_of_hunt_and_count_agrees(case):
     listed = {s[p.blank].tobytes() for s in every}
     m = model(p)
     for limit in (1, 3, 50):
-        found, digits = solve._any_solutions(m, limit, NO_END, None, turns=(1, 2))
+        found, digits = turns.solutions_in_any_order(m, limit, NO_END, None, turns=(1, 2))
         assert found == len(digits) == min(limit, len(every))
         assert_distinct_and_listed(digits.astype(np.int8), listed)
 
@@ -170,7 +154,7 @@ def test_any_order_in_many_short_turns_of_hunt_and_count_agrees(case):
 # A generator's 10x10 draft (72 blanks, one piece, three 45-sums: 1M table rows) on which the
 # hunt alone took 26 s to find two solutions; its count, which splits pieces as they fall
 # apart, 0.3 s.
-HUNT_THRASHES = (Path(__file__).parent / "data" / "draft-45-sums.txt").read_text()
+HUNT_THRASHES = (DATA / "draft-45-sums.txt").read_text()
 
 
 def test_any_order_answers_a_draft_the_hunt_alone_thrashes_on():
