@@ -24,6 +24,7 @@ gave up    : the walk returns None: the engine answers instead.
 Examples
 --------
 >>> import kakuro_np as kn
+>>> from kakuro_np.engine.core.jit import NO_DEADLINE
 >>> digits, complete = essay_answer(kn.read("puzzles/k3.txt"), 2, NO_DEADLINE)
 >>> digits.shape, complete
 ((2, 11, 11), False)
@@ -89,6 +90,7 @@ def essay_masks(puzzle, deadline: int, stop=lambda: False, max_rows: int = MOST_
     Examples
     --------
     >>> import kakuro_np as kn
+    >>> from kakuro_np.engine.core.jit import NO_DEADLINE
     >>> essay_masks(kn.read("puzzles/k0.txt"), NO_DEADLINE).tolist()
     [2, 1, 4, 1, 8, 2, 1, 2]
     """

@@ -120,6 +120,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     A hunt and a count that never answer within their turns; the learning's turn
     of 4 conflicts finds a solution of k3:
 
+    >>> from kakuro_np.solve import model
     >>> done = []
     >>> def hunt(turn, weight):
     ...     done.append(("hunt", turn))
@@ -162,6 +163,7 @@ class Learner:
 
     Examples
     --------
+    >>> from kakuro_np.solve import model
     >>> learner = Learner(model("puzzles/k3.txt"), 50)
     >>> learner.turn(100_000, NO_DEADLINE), len(learner.found)
     (True, 40)
@@ -336,6 +338,7 @@ def first_of(*calls) -> tuple:
 
     Examples
     --------
+    >>> import time
     >>> first_of(lambda runner: time.sleep(0.5) or "slow", lambda runner: "fast")
     (1, 'fast')
     """
@@ -373,6 +376,7 @@ def exact_count(m, deadline, memo, most=NO_LIMIT, mask=None, scope=None, rank=NO
 
     Examples
     --------
+    >>> from kakuro_np.solve import model
     >>> m = model("puzzles/k3.txt")
     >>> memo = [borrowed()]
     >>> exact_count(m, NO_DEADLINE, memo), exact_count(m, NO_DEADLINE, memo, most=3)

@@ -134,10 +134,12 @@ def test_every_engine_module_has_a_stage():
 
 
 def test_the_code_says_what_not_when():
-    """No line of the package dates itself or names a session or an issue: history lives in
-    the commits and bench/README, not in docstrings."""
+    """No line of the package dates itself, names a session or an issue, points at the
+    measurements of bench/README or quotes a timing before and after a change: history
+    lives in the commits, CHANGELOG.md and bench/HISTORY.md, not in docstrings."""
     import re
-    when = re.compile(r"session \d|issue \d|20\d\d-\d\d-\d\d")
+    when = re.compile(r"session \d|issue \d|20\d\d-\d\d-\d\d|bench/README"
+                      r"|\d(\.\d+)? ?(s|ms|µs) ?(->|→) ?\d")
     found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(PACKAGE.rglob("*"))
              if path.suffix in (".py", ".md", ".js", ".html")
              for n, line in enumerate(path.read_text().splitlines(), 1) if when.search(line)]
