@@ -20,8 +20,10 @@ core/   : what every stage shares. ``jit`` (kernel conventions, the cache guard 
 build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
           ``jposs`` (each entry's table, narrowed by combinations first), ``perms``
           (tables of one digit set kept without their rows).
-force   : stage 3, the one propagation: filtering, the fixpoint, the fast table
-          build, and the walks' start (``start_state``).
+force/  : stage 3, the one propagation. ``index`` (big tables by position and
+          digit), ``filters`` (one entry's rows against its cells' masks),
+          ``propagate`` (the fixpoint, and the walks' start, ``start_state``),
+          ``tables`` (the fast table build), ``moves`` (a walk's moves on a node).
 model   : stages 1-3 in one kernel call: the packed puzzle (``Model``), whose
           ``root()`` is the one way to a kernel's ``Root``.
 walk/   : the depth-first walks. ``trail`` (the walk, written once: ``open_level``,
