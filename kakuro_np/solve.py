@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .combos import candidate_grid
+from .combos import LOWEST_DIGIT, candidate_grid
 from .engine.model import MAX_ROWS, Model, build
 from .engine.core import ahead, policy
 from .engine.core.codes import OK, THRASHING, TIMED_OUT
@@ -127,6 +127,8 @@ def fan_out(m, walk, cap, every, deadline, timeout, *, scheduler=None, max_rows=
     ``m``: the first ``cap`` in the essay's order (``walk`` "search", on a Dask cluster
     with ``scheduler``), or ``cap`` in any order (``walk`` "any"); with ``every``, all of
     them within ``max_bytes``."""
+    if forced_solution(m):
+        return 1, LOWEST_DIGIT[m.mask].astype(np.int8)[None]
     if walk == "any":                           # a hunt in any order
         return solutions_in_any_order(m, cap, deadline, timeout)
     if scheduler is not None:
@@ -135,6 +137,12 @@ def fan_out(m, walk, cap, every, deadline, timeout, *, scheduler=None, max_rows=
         return all_within(m, lambda cap, checked=True: essay_solutions(
             m, cap, deadline, timeout, checked), max_bytes, deadline, timeout)
     return essay_solutions(m, cap, deadline, timeout)
+
+
+def forced_solution(m) -> bool:
+    """Whether force alone solved model ``m``: every table is down to one row, so its masks
+    are the one solution (the essay's fan-out stops at once)."""
+    return len(m.rows) == len(m.ent_sum)
 
 
 def _puzzle(grid):
@@ -280,6 +288,8 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
     m = model(puzzle, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
+    if forced_solution(m) and progress is None:
+        return 1
     if scheduler is not None:
         from .dist import connected, count_on
         with connected(scheduler) as client:

@@ -19,7 +19,7 @@ import numpy as np
 from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
                        MIN_SUM, POPCOUNT)
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import INT, INTS, NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
+from ..core.jit import INT, INTS, NO_DEADLINE, borrow, grow, grow_unset, kernel, monotonic_ns
 from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
 
 
@@ -81,6 +81,7 @@ def fill_rows(masks, total, rows, n_rows, room, walk):
     from ``n_rows`` until ``room``: ``(n_rows, done)``. Not done, it stopped with ``rows``
     full and a row found, its place kept in ``walk`` (``rest``, ``digit``, then ``p``,
     ``used``, ``partial`` and 1: a row to write first)."""
+    masks, rows, walk = borrow(masks), borrow(rows), borrow(walk)
     L = masks.shape[0]
     rest = walk[:L + 1]                       # rest[p]: union of the masks after p
     digit = walk[L + 1:2 * L + 1]
@@ -348,11 +349,20 @@ def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
 
     Returns -1, or the entry found impossible.
     """
-    E = ent_sum.shape[0]
-    queue, inq, qstate = new_queue(E)
-    for k in range(E):
+    queue, inq, qstate = new_queue(ent_sum.shape[0])
+    return narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
+                         (queue, inq, qstate, np.zeros(9, np.int64)))
+
+
+@kernel
+def narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, work):
+    """``narrow_masks`` with its (empty) queue and a row of 9 to work in: ``work`` is
+    ``(queue, inq, qstate, out)``."""
+    ent_off, ent_var, ent_sum, mask = borrow(ent_off), borrow(ent_var), borrow(ent_sum), borrow(mask)
+    var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
+    queue, inq, qstate, out = borrow(work[0]), borrow(work[1]), borrow(work[2]), borrow(work[3])
+    for k in range(ent_sum.shape[0]):
         enqueue(queue, inq, qstate, k)
-    out = np.zeros(9, np.int64)
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
         if not narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):

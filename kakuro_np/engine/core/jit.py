@@ -39,6 +39,8 @@ cache lock  : numba's cache is not safe when two processes save kernels of one
               function's index, and each load a shared one (``lock_numba_cache``).
 when_compiling : a hook for the first kernel that is not in the cache, so the
               command line can say that it compiles (once; see ``cli.COMPILING``).
+borrow      : a view of a kernel's argument that is not reference-counted, for
+              hot loops (numba's counts are atomic operations).
 monotonic_ns: nanoseconds on the monotonic clock, readable inside kernels.
 NO_DEADLINE : a deadline that never comes.
 constants   : a module global a kernel reads is frozen into its machine code
@@ -347,6 +349,49 @@ else:  # pragma: no cover - platforms without clock_gettime
         with numba.objmode(t="int64"):
             t = time.monotonic_ns()
         return t
+
+
+@intrinsic
+def borrow(typingctx, array):
+    """A view of ``array`` that is not reference-counted, for a hot loop.
+
+    numba counts references atomically each time a kernel passes an array to a call
+    or takes a field of a record, and in a loop over small calls those counts can
+    cost more than the work. The view has no owner, so borrow only a kernel's own
+    arguments (its caller holds them until it returns; an array the kernel made is
+    freed after its last use, whatever views of it remain), and never return a view
+    or keep it in a record. A kernel that needs scratch arrays makes them and hands
+    them to one that borrows them.
+
+    Examples
+    --------
+    >>> import numba
+    >>> @numba.njit
+    ... def first(a):
+    ...     view = borrow(a)
+    ...     view[0] = 7
+    ...     return view.sum()
+    >>> a = np.arange(4)
+    >>> int(first(a)), a.tolist()
+    (13, [7, 1, 2, 3])
+    """
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _array_view(context, builder, array, args[0])
+    return array(array), codegen
+
+
+def _array_view(context, builder, array_type, value):
+    """``value`` (an array of ``array_type``) as a view with no owner (``borrow``)."""
+    source = context.make_array(array_type)(context, builder, value=value)
+    view = context.make_array(array_type)(context, builder)
+    for name in ("nitems", "itemsize", "data", "shape", "strides"):
+        setattr(view, name, getattr(source, name))
+    view.meminfo = cgutils.get_null_value(view.meminfo.type)
+    view.parent = cgutils.get_null_value(view.parent.type)
+    return view._getvalue()
 
 
 @inline_kernel

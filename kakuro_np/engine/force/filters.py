@@ -1,7 +1,7 @@
 """The filters: drop an entry's rows that its cells' masks forbid, and find each column's
-digits over the rows kept. ``filter_entry`` scans a small table, ``filter_big`` an indexed
-one (through its index, ``filter_indexed``, or by a scan of the columns that lost digits,
-``filter_scan``), ``filter_perm`` a permutation table kept lazily (``perms``).
+digits over the rows kept. ``filter_scan`` scans a table on the columns that lost digits,
+``filter_big`` an indexed one (through its index, ``filter_indexed``, or by a scan),
+``filter_perm`` a permutation table kept lazily (``perms``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.perms import LAZY_ROWS, list_perms, perm_count, perm_projection
-from ..core.jit import inline_kernel, kernel
+from ..core.jit import borrow, inline_kernel, kernel
 
 
 @inline_kernel
@@ -25,7 +25,7 @@ def swap_rows(perm, pos, i, j):
 
 @kernel
 def filter_indexed(tables, live, k, proj):
-    """``filter_entry`` of an indexed table through its index, or -1 (nothing done) when the
+    """``filter_scan``'s work on an indexed table, through its index, or -1 (nothing done) when the
     rows holding its cells' lost digits are as many as its live rows (scan them then).
 
     Drops just the rows holding a digit in ``live.gone``, and finds each column's
@@ -75,11 +75,16 @@ def filter_indexed(tables, live, k, proj):
 
 @kernel
 def filter_scan(tables, live, k, proj):
-    """``filter_entry`` of a big table by a scan of its live rows that checks only the
-    columns that lost digits (``live.gone``), and stops adding to the columns'
-    digits once every column has all of its cell's."""
-    rows, perm, pos, mask, ent_var, gone = (tables.rows, live.perm, live.pos, live.mask,
-                                            tables.ent_var, live.gone)
+    """Drop entry ``k``'s rows that its cells' masks forbid, by a scan of its live rows
+    that checks only the columns that lost digits (``live.gone``, then cleared).
+
+    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept (it stops
+    adding once every column has all of its cell's digits) and returns how many are
+    kept. On views that are not reference-counted (``jit.borrow``): a call a table.
+    """
+    rows, perm, pos = borrow(tables.rows), borrow(live.perm), borrow(live.pos)
+    mask, ent_var, gone = borrow(live.mask), borrow(tables.ent_var), borrow(live.gone)
+    proj = borrow(proj)
     a = tables.ent_off[k]
     L = tables.ent_off[k + 1] - a
     start = tables.tab_off[k]
@@ -119,7 +124,7 @@ def filter_scan(tables, live, k, proj):
 
 @kernel
 def filter_big(tables, live, k, proj):
-    """``filter_entry`` of an indexed table (``propagate`` calls it for those): with at least
+    """``filter_scan``'s work on an indexed table (``propagate`` calls it for those): with at least
     an eighth of its rows live it goes through its index (``filter_indexed``)
     when that visits fewer rows, else it is scanned on the columns that lost
     digits (``filter_scan``)."""
@@ -152,7 +157,7 @@ def entry_masks(tables, live, k):
 
 @kernel
 def filter_perm(tables, live, k, proj):
-    """``filter_entry`` of a permutation table (``tables.perm_set[k]``, see ``perms``): while
+    """``filter_scan``'s work on a permutation table (``tables.perm_set[k]``, see ``perms``): while
     it is lazy, its live rows counted and its columns' digits found from its cells'
     masks alone; once they are LAZY_ROWS or fewer, listed at the front of its block
     (``list_perms``); from then on scanned (``filter_scan``)."""
@@ -198,39 +203,3 @@ def list_lazy(tables, live, k):
     masks = entry_masks(tables, live, k)
     live.nalive[k] = place_perms(tables, live, k, masks, live.nalive[k],
                                  np.empty(masks.shape[0], np.int64))
-
-
-@kernel
-def filter_entry(tables, live, k, proj):
-    """Drop entry ``k``'s rows that its cells' masks forbid.
-
-    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept and
-    returns how many are kept; clears the digits ``live.gone`` holds for its
-    cells. It checks every column of every live row (a small leaf that the
-    compiler inlines; ``filter_big`` does less work on big tables).
-    """
-    rows, perm, pos, mask, ent_var = tables.rows, live.perm, live.pos, live.mask, tables.ent_var
-    a = tables.ent_off[k]
-    L = tables.ent_off[k + 1] - a
-    start = tables.tab_off[k]
-    n = live.nalive[k]
-    for p in range(L):
-        proj[p] = 0
-        live.gone[a + p] = 0
-    i = 0
-    while i < n:
-        r = perm[start + i]
-        ok = True
-        for p in range(L):
-            if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
-                ok = False
-                break
-        if ok:
-            for p in range(L):
-                proj[p] |= 1 << (rows[r, p] - 1)
-            i += 1
-        else:                                   # swap r past the live block
-            n -= 1
-            swap_rows(perm, pos, start + i, start + n)
-    live.nalive[k] = n
-    return n

@@ -12,10 +12,10 @@ import numpy as np
 
 from ..build.jposs import var_entries
 from ..build.perms import perm_sets
-from ..core.jit import inline_kernel, kernel
+from ..core.jit import borrow, inline_kernel, kernel
 from ..core.state import Live, Tables
 from ..core.workqueue import dequeue, enqueue, new_queue
-from .filters import filter_big, filter_entry, filter_perm
+from .filters import filter_big, filter_perm, filter_scan
 from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index, var_slots
 
 
@@ -41,11 +41,20 @@ def propagate(tables, live, stop_on_empty):
     it returns at once then (leaving the queue cleared); otherwise it goes on
     to the full fixpoint, as the essay does.
     """
-    queue, inq, qstate, nalive, mask = live.queue, live.inq, live.qstate, live.nalive, live.mask
-    ent_off, ent_var, var_eoff, var_ent = (tables.ent_off, tables.ent_var, tables.var_eoff,
-                                           tables.var_ent)
-    var_slot, gone, perm_set, idx_off = tables.var_slot, live.gone, tables.perm_set, tables.idx_off
-    proj = np.zeros(9, np.int64)
+    return propagate_from(tables, live, stop_on_empty, np.zeros(9, np.int64))
+
+
+@kernel
+def propagate_from(tables, live, stop_on_empty, proj):
+    """``propagate`` with a row ``proj`` of 9 to work in: the loop, on views of the
+    records' arrays that are not reference-counted (``jit.borrow``)."""
+    queue, inq, qstate = borrow(live.queue), borrow(live.inq), borrow(live.qstate)
+    nalive, mask, gone = borrow(live.nalive), borrow(live.mask), borrow(live.gone)
+    perm, pos, proj = borrow(live.perm), borrow(live.pos), borrow(proj)
+    ent_off, ent_var, rows = borrow(tables.ent_off), borrow(tables.ent_var), borrow(tables.rows)
+    var_eoff, var_ent = borrow(tables.var_eoff), borrow(tables.var_ent)
+    var_slot, tab_off = borrow(tables.var_slot), borrow(tables.tab_off)
+    perm_set, idx_off = borrow(tables.perm_set), borrow(tables.idx_off)
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
@@ -54,7 +63,7 @@ def propagate(tables, live, stop_on_empty):
         elif idx_off[81 * k] != idx_off[81 * k + 81]:   # a big table
             n = filter_big(tables, live, k, proj)
         else:
-            n = filter_entry(tables, live, k, proj)
+            n = filter_scan(tables, live, k, proj)
         if n == 0:
             if emptied < 0:
                 emptied = k

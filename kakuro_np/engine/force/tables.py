@@ -7,7 +7,7 @@ import numpy as np
 
 from ..build.jposs import estimate, gen_table, narrow_masks, var_entries
 from ..core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import NO_DEADLINE, grow, grow_unset, kernel, monotonic_ns
+from ..core.jit import NO_DEADLINE, borrow, grow, grow_unset, kernel, monotonic_ns
 from ..core.state import Live, Tables
 from ..core.workqueue import enqueue, heap_pop, heap_push, new_queue
 from .index import var_slots
@@ -35,6 +35,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    ent_off, ent_var, ent_sum, mask = borrow(ent_off), borrow(ent_var), borrow(ent_sum), borrow(mask)
     empty, none = np.zeros((0, 9), np.int8), np.zeros(E + 1, np.int64)
     culprit = narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent)
     if culprit >= 0:
