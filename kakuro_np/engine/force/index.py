@@ -38,9 +38,14 @@ def build_index(ent_off, rows, tab_off, min_rows, max_entries, skip):
     [1]
     """
     E = tab_off.shape[0] - 1
+    least = max(min_rows, 1)
+    big = False
+    for k in range(E):
+        big = big or (tab_off[k + 1] - tab_off[k] >= least and skip[k] == 0)
+    if not big:                                     # no table to index (most puzzles)
+        return np.zeros(81 * E + 1, np.int64), np.empty(0, np.int32)
     indexed = np.zeros(E, np.bool_)
     size = tab_off[1:] - tab_off[:-1]
-    least = max(min_rows, 1)
     entries = 0
     for k in np.argsort(size, kind="mergesort"):    # the smallest first, ties by entry
         if size[k] >= least and skip[k] == 0:
