@@ -32,8 +32,9 @@ SETS = ("published", "big30", "big40", "many", "long", "samples")
 
 
 def set_total(tree: str, set_name: str, repeat: int) -> float:
-    """Seconds ``kn.kakuro`` takes over a set in ``tree`` (its own worker process)."""
-    out = run_in(tree, [os.path.join(tree, "bench", "run.py"), "--worker", "ours", "--set",
+    """Seconds ``kn.kakuro`` takes over a set in ``tree`` (its own worker process, timed by
+    this checkout's ``run.py``: both sides alike)."""
+    out = run_in(tree, [os.path.join(HERE, "run.py"), "--worker", "ours", "--set",
                         set_name, "--repeat", str(repeat)],
                  {"KAKURO_BENCH_SETS": os.path.join(HERE, "sets")})
     return sum(r["t"] for r in out["records"])

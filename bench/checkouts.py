@@ -9,6 +9,7 @@ last line it prints, as JSON.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -28,3 +29,13 @@ def commit_of(tree: str) -> str:
     """The short commit a checkout is at ("?" outside git)."""
     return subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip() or "?"
+
+
+def fresh_copy(puzzle):
+    """A new ``Puzzle`` equal to ``puzzle``, so that no model kept from a call on it is
+    reused (``solve.model``); an older checkout's Puzzle, which cannot be copied, keeps
+    no model: itself."""
+    try:
+        return copy.copy(puzzle)
+    except AttributeError:
+        return puzzle

@@ -36,6 +36,8 @@ import time
 
 import numpy as np
 
+from checkouts import fresh_copy
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SETS_DIR = os.environ.get("KAKURO_BENCH_SETS", os.path.join(HERE, "sets"))
@@ -101,10 +103,10 @@ def work_ours(puzzles, set_name, repeat=1):
     for name, p, _ in puzzles:
         dt = float("inf")
         for _ in range(repeat):
-            sols = None
+            sols, fresh = None, fresh_copy(p)     # a new object: no model kept from the last try
             t = time.perf_counter()
             try:
-                sols = kn.kakuro(p)
+                sols = kn.kakuro(fresh)
             except Exception as e:                   # reported as a mismatch, not a crash
                 sols, error = [], f"{type(e).__name__}: {e}"
             else:
@@ -118,8 +120,9 @@ def work_ours(puzzles, set_name, repeat=1):
         del sols
         rec["forced"] = kn.reduce(p).status == "solved"              # not timed
         if set_name == "many":
+            fresh = fresh_copy(p)
             t = time.perf_counter()
-            rec["count"] = kn.count(p)
+            rec["count"] = kn.count(fresh)
             rec["t_count"] = time.perf_counter() - t
         recs.append(rec)
     return {"records": recs, "peak_mb": peak_mb(), "base_mb": base}
