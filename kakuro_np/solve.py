@@ -127,7 +127,7 @@ def fan_out(m, walk, cap, every, deadline, timeout, *, scheduler=None, max_rows=
     ``m``: the first ``cap`` in the essay's order (``walk`` "search", on a Dask cluster
     with ``scheduler``), or ``cap`` in any order (``walk`` "any"); with ``every``, all of
     them within ``max_bytes``."""
-    if forced_solution(m):
+    if forced_solution(m) and scheduler is None:
         return 1, LOWEST_DIGIT[m.mask].astype(np.int8)[None]
     if walk == "any":                           # a hunt in any order
         return solutions_in_any_order(m, cap, deadline, timeout)
@@ -288,7 +288,7 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
     m = model(puzzle, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0
-    if forced_solution(m) and progress is None:
+    if forced_solution(m) and progress is None and scheduler is None:
         return 1
     if scheduler is not None:
         from .dist import connected, count_on
