@@ -71,6 +71,7 @@ bench-sets: $(VENV)/.bench-installed
 # Clear the compiled kernels by hand (kakuro_np/engine/core/jit.py's guard clears them when any source changes).
 clean-cache:
 	find kakuro_np -name '*.nbi' -delete -o -name '*.nbc' -delete
+	if [ -x $(BIN)/python ]; then $(BIN)/python -c "from kakuro_np.engine.core import jit; jit.clear_caches()"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

@@ -817,7 +817,9 @@ def cmd_compile(args) -> int:
         raise Refusal(str(e), EXIT_INTERNAL) from None
     finally:
         shown.close()
-    print(f"kernels compiled and cached in {seconds:.1f} s")
+    from .engine.core.jit import USER_CACHE
+    print(f"kernels compiled and cached in {seconds:.1f} s"
+          + (f" ({USER_CACHE})" if USER_CACHE else ""))
     return EXIT_OK
 
 

@@ -1,4 +1,5 @@
-"""Starting up: a light import, no import cycle, and a kernel cache that cannot go stale.
+"""Starting up: a light import, no import cycle, and a kernel cache that survives a clone and
+cannot go stale.
 
 The cache tests run a copy of the package in fresh interpreters, since a kernel
 is compiled (or loaded from the cache) once per process.
@@ -25,7 +26,9 @@ SUBCOMMANDS = ["solve", "reduce", "check", "convert", "render", "kc", "explain",
 
 def child(code, cwd, env=None):
     """Run ``code`` in a fresh interpreter that imports ``kakuro_np`` from ``cwd``."""
-    env = {**os.environ, "PYTHONPATH": str(cwd), **(env or {})}
+    # a copy of the package caches in its own folders (numba's), never in the user's cache
+    own = {"KAKURO_NP_CACHE_DIR": ""} if pathlib.Path(cwd) != ROOT else {}
+    env = {**os.environ, "PYTHONPATH": str(cwd), **own, **(env or {})}
     if env.get("NUMBA_CACHE_DIR") == "":
         del env["NUMBA_CACHE_DIR"]
     out = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True,
@@ -238,13 +241,19 @@ RUN_PROBE = ("import kakuro_np.cli as cli; cli._say_when_compiling(); cli._say_w
              "import kakuro_np._probe as p; print(p.probe())")
 
 
+def copy_package(folder):
+    """``folder`` with a copy of the package's sources, without its cache, and with
+    ``_probe.py``."""
+    shutil.copytree(PACKAGE, folder / "kakuro_np",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    (folder / "kakuro_np" / "_probe.py").write_text(PROBE)
+    return folder
+
+
 @pytest.fixture
 def copy(tmp_path):
     """A copy of the package's sources, without its cache, and with ``_probe.py``."""
-    shutil.copytree(PACKAGE, tmp_path / "kakuro_np",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
-    (tmp_path / "kakuro_np" / "_probe.py").write_text(PROBE)
-    return tmp_path
+    return copy_package(tmp_path)
 
 
 def probe(copy, env=None):
@@ -290,6 +299,45 @@ def test_the_guard_follows_numba_cache_dir(copy):
     edit_grow(copy / "kakuro_np")
     assert probe(copy, env) == (7, True)
     assert probe(copy, env) == (7, False)                         # cached from now on
+
+
+def test_the_user_cache_survives_a_clone_and_an_edit_is_a_new_key(tmp_path):
+    cache = tmp_path / "user-cache"
+    env = {"KAKURO_NP_CACHE_DIR": str(cache)}
+    first, second = copy_package(tmp_path / "a"), copy_package(tmp_path / "b")
+    assert probe(first, env) == (0, True)                         # compiled
+    assert probe(second, env) == (0, False)                       # another clone: loaded
+    keys = sorted(p.name for p in cache.iterdir())
+    assert len(keys) == 1 and keys[0].startswith("numba-")
+    assert list((cache / keys[0]).rglob("_probe.probe-*.nbi"))
+    assert not list((first / "kakuro_np").rglob("*.nbi"))          # nothing in the tree
+    edit_grow(second / "kakuro_np")
+    assert probe(second, env) == (7, True)                        # edited: a new key
+    assert probe(first, env) == (0, False)                        # the first key kept
+    assert len(list(cache.iterdir())) == 2
+
+
+def test_a_user_cache_that_cannot_be_written_falls_back_to_numba_places(copy):
+    blocked = copy / "a-file"
+    blocked.write_text("not a folder")
+    assert probe(copy, {"KAKURO_NP_CACHE_DIR": str(blocked)}) == (0, True)
+    assert list((copy / "kakuro_np" / "__pycache__").glob("_probe.probe-*.nbi"))
+
+
+def test_the_user_cache_keeps_the_keys_used_last(tmp_path):
+    for i, name in enumerate(["numba-a", "numba-b", "numba-c", "other"]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1000 + i, 1000 + i))
+    jit._drop_old_keys(str(tmp_path), 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-b", "numba-c", "other"]
+
+
+def test_where_the_kernels_are_cached_follows_the_variables(tmp_path):
+    assert jit.user_cache(None, None, {"XDG_CACHE_HOME": str(tmp_path)}) == str(
+        tmp_path / "kakuro_np")
+    assert jit.user_cache(str(tmp_path), "/numba") == str(tmp_path)   # ours first
+    assert jit.user_cache("", None) is None and jit.user_cache(None, "/numba") is None
+    assert jit.cache_key("ab" * 32).endswith("-" + "ab" * 8)
 
 
 def test_the_guard_clears_only_numba_files_and_only_when_the_sources_change(copy):
@@ -351,7 +399,7 @@ def test_bad_input_on_a_cold_cache_is_still_one_line(copy):
 
 @pytest.mark.slow
 def test_a_first_solve_answers_from_the_essay_or_says_it_compiles(copy):
-    env = {**os.environ, "PYTHONPATH": str(copy)}
+    env = {**os.environ, "PYTHONPATH": str(copy), "KAKURO_NP_CACHE_DIR": ""}
     env.pop("NUMBA_CACHE_DIR", None)
     k2 = [sys.executable, "-m", "kakuro_np", "solve", str(PUZZLES / "k2.txt")]
     first = subprocess.run(k2, cwd=copy, env=env, capture_output=True, text=True, timeout=600)

@@ -15,6 +15,16 @@ inline_kernel : a kernel numba inlines into each caller (``inline="always"``):
               numba compiles each kernel with the whole tree of kernels it calls
               linked in and optimized again, so each such level compiles the tree
               once more.
+user cache  : where the kernels are cached: by default a per-user folder,
+              ``$XDG_CACHE_HOME/kakuro_np/<key>`` (``~/.cache/kakuro_np``), the key
+              naming numba's version, the CPU and the sha256 of the kernels' sources
+              (``kernel_sources``), so another clone, a reinstall or a wheel in another
+              venv with the same sources loads the kernels compiled once, and an edit
+              makes a new key (the KEEP_KEYS used last are kept). ``KAKURO_NP_CACHE_DIR``
+              names another folder for the keys; empty, or with numba's own
+              ``NUMBA_CACHE_DIR`` set, numba's own places are used (``__pycache__``
+              beside each module, or that folder), kept fresh by the cache guard. A
+              folder that cannot be written falls back to numba's places.
 cache guard : numba keys each cached kernel on its own source file only, so a
               kernel whose callee in another file changed would keep stale
               machine code. On import, before any kernel is compiled or loaded,
@@ -55,6 +65,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import time
 
 import numba
@@ -207,8 +218,116 @@ def lock_numba_cache() -> bool:
     return True
 
 
+def user_cache(own: str | None, numba_dir: str | None, environ=os.environ) -> str | None:
+    """The per-user cache's folder (see the glossary): ``own`` (``KAKURO_NP_CACHE_DIR``)
+    when set, none when that is empty or numba's own variable is set (``numba_dir``),
+    else ``$XDG_CACHE_HOME/kakuro_np`` (``~/.cache/kakuro_np``).
+
+    Examples
+    --------
+    >>> user_cache(None, None, {"XDG_CACHE_HOME": "/c"}), user_cache("", None), user_cache(None, "/n")
+    ('/c/kakuro_np', None, None)
+    """
+    if own is not None:
+        return os.path.abspath(os.path.expanduser(own)) if own else None
+    if numba_dir:
+        return None
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "kakuro_np")
+
+
+def cache_key(digest: str) -> str:
+    """The per-user cache's folder for these kernels: numba's version, the CPU, and the
+    kernels' sources (``sources_hash``, its first 16 digits)."""
+    from llvmlite import binding
+    return f"numba-{numba.__version__}-{binding.get_host_cpu_name()}-{digest[:16]}"
+
+
+#: How many keys (versions of the kernels) the per-user cache keeps: the latest used.
+KEEP_KEYS = 4
+
+
+def use_user_cache(base: str, digest: str, root: str = PACKAGE) -> str | None:
+    """Have numba cache the kernels of the package at ``root`` in ``base/<cache_key>/``
+    (the package's folders below it), and drop the keys used least recently past
+    KEEP_KEYS. Returns that folder, or None where it cannot be written or numba's
+    internals moved (numba's own places then, with the cache guard)."""
+    try:
+        from numba.core import caching
+        bases = (caching._SourceFileBackedLocatorMixin, caching._CacheLocator)
+        impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+        folder = os.path.join(base, cache_key(digest))
+        os.makedirs(folder, exist_ok=True)
+        os.utime(folder)                                    # the latest used (KEEP_KEYS)
+    except (ImportError, AttributeError, OSError):
+        return None
+
+    class UserCacheLocator(*bases):
+        """numba's cache locator for the package's kernels in the per-user cache."""
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(folder, os.path.relpath(
+                os.path.dirname(os.path.abspath(py_file)), root))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not os.path.abspath(py_file).startswith(root + os.sep):
+                return None                                 # not ours: numba's places
+            return super().from_function(py_func, py_file)  # None where it cannot write
+
+    impl._locator_classes = [UserCacheLocator] + [
+        c for c in impl._locator_classes if c.__name__ != "UserCacheLocator"]
+    _drop_old_keys(base, KEEP_KEYS)
+    return folder
+
+
+def _drop_old_keys(base: str, keep: int) -> None:
+    """Delete the per-user cache's keys past the ``keep`` used most recently."""
+    try:
+        keys = [os.path.join(base, name) for name in os.listdir(base) if name.startswith("numba-")]
+        keys.sort(key=os.path.getmtime, reverse=True)
+    except OSError:
+        return
+    for old in keys[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def clear_caches(root: str = PACKAGE) -> list:
+    """Delete every cached kernel of the package: in its folders (``__pycache__``), under
+    ``NUMBA_CACHE_DIR`` and in the per-user cache (each key). Returns the folders
+    cleared (``make clean-cache``)."""
+    cleared = []
+    for folder, dirs, _ in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+        for cached in {cache_folder(folder), cache_folder(folder, numba.config.CACHE_DIR)}:
+            if os.path.isdir(cached):
+                for name in os.listdir(cached):
+                    if name.endswith((".nbi", ".nbc")):
+                        os.remove(os.path.join(cached, name))
+                cleared.append(cached)
+    base = user_cache(os.environ.get("KAKURO_NP_CACHE_DIR"), None)
+    if base and os.path.isdir(base):
+        _drop_old_keys(base, 0)
+        cleared.append(base)
+    return cleared
+
+
+#: Where this process caches the kernels: the per-user cache's folder for their sources,
+#: or None (numba's own places, kept fresh by the cache guard).
+USER_CACHE = None
+_base = user_cache(os.environ.get("KAKURO_NP_CACHE_DIR"), numba.config.CACHE_DIR)
+if _base is not None:
+    try:
+        USER_CACHE = use_user_cache(_base, sources_hash(PACKAGE))
+    except OSError:                                         # the sources could not be read
+        pass
 #: Whether this import found the kernels' sources changed and cleared their cache.
-CACHE_CLEARED = guard_cache(PACKAGE, numba.config.CACHE_DIR)
+CACHE_CLEARED = USER_CACHE is None and guard_cache(PACKAGE, numba.config.CACHE_DIR)
 lock_numba_cache()
 
 def _plain_calls(dispatcher):
