@@ -84,11 +84,14 @@ class Puzzle:
             raise PuzzleError(f"given digit {shown(given_arr[r, c])} is not 1-9", cell=(r, c))
         for name, value in (("blank", blank), ("down", down), ("across", across),
                             ("given", given_arr.astype(np.int8))):
-            value = np.array(value)  # own, contiguous copy
+            value = np.array(value, order="C")  # own, C-ordered copy (as the kernels take)
             value.flags.writeable = False
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name, value):
+        raise AttributeError("Puzzle is immutable; build a new one")
+
+    def __delattr__(self, name):
         raise AttributeError("Puzzle is immutable; build a new one")
 
     def __reduce__(self):

@@ -311,3 +311,18 @@ def test_check_run_lengths_refuses_exactly_the_grids_with_a_run_over_nine(blank)
             check_run_lengths(blank)
     else:
         check_run_lengths(blank)
+
+
+
+def test_a_puzzle_from_transposed_arrays_holds_them_in_c_order():
+    p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    t = Puzzle(p.blank.T, p.across.T, p.down.T, p.given.T)
+    assert all(a.flags.c_contiguous for a in (t.blank, t.down, t.across, t.given))
+    assert np.array_equal(t.blank, p.blank.T) and np.array_equal(t.down, p.across.T)
+
+
+def test_a_puzzles_arrays_cannot_be_deleted():
+    p = Puzzle.from_rows([["x", (4, 0), (3, 0)], [(0, 3), "_", "_"], [(0, 4), "_", "_"]])
+    with pytest.raises(AttributeError, match="immutable"):
+        del p.blank
+    assert p.blank.shape == (3, 3)

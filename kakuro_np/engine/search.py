@@ -95,6 +95,8 @@ def search(root, limit, store, deadline, check_after, checks):
     mask = root.mask
     V = mask.shape[0]
     solutions = np.zeros((16 if store else 0, V), np.int8)
+    if limit <= 0:
+        return Found(0, solutions[:0], 0, OK)
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Found(0, solutions[:0], 1, OK)

@@ -86,10 +86,13 @@ PLAIN_CODES_KEPT = 4096
 
 def _plain_code(field: str) -> int:
     """A plain cell (``_PLAIN_CELL``) as one number: 0 inactive, ``down * 64 + across`` a
-    clue, ``-1 - digit`` a blank (digit 0: none given).
+    clue, ``-1 - digit`` a blank (digit 0: none given). A sum past 45 is kept as 46, which
+    the Puzzle refuses (an across sum of 64 would spill into the down sum).
 
     >>> _plain_code(" 16 7"), _plain_code("_ "), _plain_code("4"), _plain_code("x")
     (1031, -1, -5, 0)
+    >>> _plain_code("3 64") & 63
+    46
     """
     token = field.strip()
     if token in ("x", "X"):
@@ -100,7 +103,7 @@ def _plain_code(field: str) -> int:
         code = -1 - int(token)
     else:
         down, across = token.split()
-        code = int(down) * 64 + int(across)
+        code = min(int(down), 46) * 64 + min(int(across), 46)
     if len(_PLAIN_CODES) < PLAIN_CODES_KEPT:
         _PLAIN_CODES[field] = code
     return code

@@ -44,13 +44,18 @@ def joined(texts, fmt: str, n: int | None = None) -> Iterator[str]:
 
 
 def chunks(text: str) -> list:
-    """``(lines before, text)`` of each grid of a stream: JSON lines one a line, else the
-    blocks between SEPARATOR lines."""
+    """``(lines before, text)`` of each grid of a stream: JSON lines one a line (but one
+    JSON document over several lines is one grid), else the blocks between SEPARATOR
+    lines."""
     lines = text.splitlines(keepends=True)
     first = next((line.strip() for line in lines if line.strip()
                   and not line.lstrip().startswith("#")), "")
     if first.startswith("{") and sum(line.lstrip().startswith("{") for line in lines) > 1:
-        return [(n, line) for n, line in enumerate(lines) if line.strip()]
+        try:
+            json.loads(text)
+        except ValueError:
+            return [(n, line) for n, line in enumerate(lines) if line.strip()]
+        return [(0, text)]
     found, start = [], 0
     for n, line in enumerate(lines + [SEPARATOR]):
         if line.strip() == SEPARATOR:

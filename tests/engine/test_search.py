@@ -172,3 +172,9 @@ def test_fixpoint_masks_from_a_digit_set_are_those_of_the_puzzle_given_it(case, 
         assert emptied >= 0
     else:
         assert emptied == -1 and np.array_equal(root.mask, other.mask)
+
+
+def test_a_limit_of_0_finds_nothing_and_visits_no_node():
+    m = build(kn.read(PUZZLES / "k3.txt"))
+    found = search(m.root(), np.int64(0), True, np.int64(NO_DEADLINE), np.int64(10**9), None)
+    assert (int(found.found), len(found.digits), int(found.nodes)) == (0, 0, 0)

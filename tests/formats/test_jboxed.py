@@ -172,3 +172,11 @@ def test_a_damaged_file_raises_only_a_placed_puzzle_error(puzzle_and_fill, compa
         parse_jboxed(text[:at] + junk + text[at:])
     except PuzzleError as e:
         assert e.line is not None and e.col is not None
+
+
+@given(st.integers(46, 99), st.booleans())
+@settings(max_examples=examples(30))
+def test_a_clue_past_45_is_refused_by_its_place_never_misread(clue, across):
+    cell, column = (f"3 {clue}", 5) if across else (f"{clue} 3", 3)
+    with pytest.raises(PuzzleError, match=rf"^1:{column}: clue {clue} is more than 45"):
+        parse_jboxed(f"x;{cell}\n0 3;_\n")

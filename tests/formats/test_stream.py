@@ -105,3 +105,10 @@ def test_a_bad_grid_is_named_by_its_line_in_the_whole_stream(text, message):
     with pytest.raises(PuzzleError) as info:
         parse_all(text)
     assert str(info.value) == message
+
+
+def test_one_json_document_over_several_lines_is_a_stream_of_one():
+    text = json.dumps({"rows": [["x", [3, 0]], [[0, 3], "_"]], "notes": [{"by": "me"}]},
+                      indent=2)
+    assert chunks(text) == [(0, text)]
+    assert [p == parse(text) for p in parse_all(text)] == [True]

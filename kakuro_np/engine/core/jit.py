@@ -420,7 +420,7 @@ def when_compiling(say):
         def on_start(self, ev):
             py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
             if not self.said and (getattr(py_func, "__module__", None) or "").startswith(
-                    __package__ + "."):
+                    __package__.split(".")[0] + "."):
                 self.said = True
                 say()
 
@@ -593,4 +593,4 @@ def deadline_ns(timeout) -> int:
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)) \
             or not timeout >= 0:
         raise ValueError(f"timeout must be a number of seconds >= 0 or None, got {timeout!r}")
-    return time.monotonic_ns() + int(min(float(timeout), 1e9) * 1e9)
+    return time.monotonic_ns() + int(min(timeout, 1e9) * 1e9)     # a huge int too

@@ -80,7 +80,8 @@ def filter_scan(tables, live, k, proj):
 
     Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept (it stops
     adding once every column has all of its cell's digits) and returns how many are
-    kept. On views that are not reference-counted (``jit.borrow``): a call a table.
+    kept. It works on views that are not reference-counted (``jit.borrow``), since it
+    is called once a table at each step.
     """
     rows, perm, pos = borrow(tables.rows), borrow(live.perm), borrow(live.pos)
     mask, ent_var, gone = borrow(live.mask), borrow(tables.ent_var), borrow(live.gone)

@@ -46,7 +46,7 @@ def apply_row(tables, live, k, r):
             mask[v] = bit
             for q in range(tables.var_eoff[v], tables.var_eoff[v + 1]):
                 j = tables.var_ent[q]
-                if j != k:
+                if j != k and live.nalive[j] >= 0:       # -1: a table not built yet
                     live.gone[tables.var_slot[q]] |= lost
                     enqueue(live.queue, live.inq, live.qstate, j)
 

@@ -96,7 +96,9 @@ def start_state(root, stop_on_empty):
     itself, changed in place. The tables' index is the root's (built once per
     model, ``model.build``), else one of the tables of INDEX_MIN rows or more.
     From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
-    are) there is nothing to force, and no table is filtered.
+    are) there is nothing to force, and no table is filtered. A model's root masks
+    must lie within its ``fit_mask``: a lazy permutation table (``perms``) counts its
+    live rows from the masks, and its table holds only the rows the model's allow.
     """
     if root.idx_off.shape[0] == 81 * (root.tab_off.shape[0] - 1) + 1:
         return start_from(root, stop_on_empty, root.idx_off, root.idx_row)

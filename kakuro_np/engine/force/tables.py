@@ -31,7 +31,7 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     rows alive at the fixpoint are kept, in lexicographic order, packed in
     entry order. Returns ``(rows, tab_off, status, culprit)``: OK, or
     CONTRADICTION with the entry that emptied, OVER_BUDGET past ``max_rows``
-    rows, TIMED_OUT past ``deadline``; but with OK, no rows and empty tables.
+    rows, TIMED_OUT past ``deadline``; with any status but OK, no rows and empty tables.
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])

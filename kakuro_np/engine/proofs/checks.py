@@ -29,7 +29,8 @@ from numba.experimental import structref
 
 from ..core.codes import CONTRADICTION, SAT_NO, SAT_UNKNOWN, SAT_YES, TIMED_OUT, WITNESSED
 from ..core.jit import INT, INTS, RecordType, by_reference, copy_into, inline_kernel, kernel, monotonic_ns
-from ..core.policy import CHECK_HUNT_NODES, CHECK_SAT_NS, CHECK_TURN_GROWTH
+from ..core import policy
+from ..core.policy import CHECK_SAT_NS, CHECK_TURN_GROWTH
 from ..core.state import Model, tables_model
 from ..force import start_state
 from ..walk.anyorder import hunt, new_hunter
@@ -105,7 +106,7 @@ def new_checks(root, hunt_nodes) -> Checks:
 def checks_for(m: Model, hunt_nodes=None) -> Checks:
     """What ``search`` needs to check the branches of model ``m``, each check hunting
     ``hunt_nodes`` nodes first (``policy.CHECK_HUNT_NODES`` when None)."""
-    return new_checks(m.root(), CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes)
+    return new_checks(m.root(), policy.CHECK_HUNT_NODES if hunt_nodes is None else hunt_nodes)
 
 
 @kernel

@@ -162,7 +162,7 @@ def test_no_deadline_is_the_largest_int64():
     assert deadline_ns(None) == NO_DEADLINE and type(deadline_ns(None)) is int
 
 
-TIMEOUTS = st.one_of(st.integers(0, 10**12), st.floats(0, 1e12),
+TIMEOUTS = st.one_of(st.integers(0, 10**12), st.floats(0, 1e12), st.integers(10**300, 10**400),
                      st.integers(0, 10**6).map(np.int64), st.floats(0, 1e6).map(np.float64),
                      st.floats(0, 1e6, width=32).map(np.float32), st.just(math.inf))
 
@@ -170,7 +170,7 @@ TIMEOUTS = st.one_of(st.integers(0, 10**12), st.floats(0, 1e12),
 @settings(max_examples=examples(100))
 @given(TIMEOUTS)
 def test_a_deadline_is_its_timeout_from_now_capped_at_a_billion_seconds(timeout):
-    wait = int(min(float(timeout), 1e9) * 1e9)
+    wait = int(min(timeout, 1e9) * 1e9)
     before = time.monotonic_ns()
     deadline = deadline_ns(timeout)
     after = time.monotonic_ns()
@@ -212,6 +212,16 @@ def test_the_compiling_notice_is_said_once_and_only_for_the_packages_kernels():
         assert said == [1]
         assert numba.njit(_function_of("kakuro_np.engine.core.probe", "c"))(2) == 3
         assert said == [1]                        # once, however many compile
+    finally:
+        event.unregister("numba:compile", listener)
+
+
+def test_the_compiling_notice_is_said_for_a_kernel_anywhere_in_the_package():
+    said = []
+    listener = jit.when_compiling(lambda: said.append(1))
+    try:
+        assert numba.njit(_function_of("kakuro_np.solve_probe", "d"))(1) == 2
+        assert said == [1]
     finally:
         event.unregister("numba:compile", listener)
 

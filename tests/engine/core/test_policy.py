@@ -5,7 +5,7 @@ import re
 
 from kakuro_np import solve, turns
 from kakuro_np.engine.core import policy
-from conftest import ROOT
+from conftest import PUZZLES, ROOT
 
 
 def group(title):
@@ -38,12 +38,10 @@ def imports_of_policy():
 
 def test_only_the_frozen_constants_are_bound_where_they_are_imported():
     # a name bound at import keeps its value: the first group must be read as ``policy.NAME``
-    # (left out: proofs/checks.py binds CHECK_HUNT_NODES at import, and checks_for reads that
-    # copy, so a setting of policy.CHECK_HUNT_NODES is never seen)
     found = imports_of_policy()
     assert found, "no kernel module imports the frozen constants any more"
     for path, names in found:
-        assert names - {"CHECK_HUNT_NODES"} <= set(FROZEN), (path, names - set(FROZEN))
+        assert names <= set(FROZEN), (path, names - set(FROZEN))
 
 
 def test_the_frozen_constants_are_whole_numbers_of_nanoseconds_or_nodes():
@@ -78,3 +76,13 @@ def test_the_public_verbs_read_the_first_group_when_called(monkeypatch):
     assert solve.kakuro_kernels(6, "any") == ("search",)
     monkeypatch.setattr(policy, "RACE", False)
     assert turns.racing() is False
+
+
+def test_a_checks_first_hunt_reads_check_hunt_nodes_when_called(monkeypatch):
+    from kakuro_np.engine.proofs import checks
+    seen = []
+    made = checks.new_checks
+    monkeypatch.setattr(checks, "new_checks", lambda root, n: seen.append(n) or made(root, n))
+    monkeypatch.setattr(policy, "CHECK_HUNT_NODES", 7)
+    checks.checks_for(solve.model(str(PUZZLES / "k3.txt")))
+    assert seen == [7]

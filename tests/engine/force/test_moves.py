@@ -196,3 +196,17 @@ def test_apply_digit_of_k3_narrows_its_first_cell_and_leaves_unbuilt_tables_alon
     assert live.mask[0] == 1 << 4
     assert queued(live) == [entry_of[1]] and live.inq.sum() == 1
     assert live.gone[unbuilt] == 0 and live.gone[other] == 0b01011
+
+
+def test_apply_row_of_k3_leaves_unbuilt_tables_alone_as_apply_digit_does():
+    """A row of cell 0's second entry with the first not built yet (``nalive`` -1): the
+    unbuilt one is neither queued nor told of digits gone, and propagating finds no
+    contradiction that is not there."""
+    m = build(kn.read(PUZZLES / "k3.txt"))
+    tables, live = node(m)
+    unbuilt, other = np.flatnonzero(m.ent_var == 0)         # variable 0's two slots
+    j, k = np.searchsorted(m.ent_off, [unbuilt, other], side="right") - 1
+    live.nalive[j] = -1
+    apply_row(tables, live, k, live.perm[tables.tab_off[k] + 1])
+    assert not live.inq[j] and live.gone[unbuilt] == 0
+    assert propagate(tables, live, True) == -1
