@@ -358,7 +358,8 @@ def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
 def narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, work):
     """``narrow_masks`` with its (empty) queue and a row of 9 to work in: ``work`` is
     ``(queue, inq, qstate, out)``."""
-    ent_off, ent_var, ent_sum, mask = borrow(ent_off), borrow(ent_var), borrow(ent_sum), borrow(mask)
+    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
+    ent_sum, mask = borrow(ent_sum), borrow(mask)
     var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
     queue, inq, qstate, out = borrow(work[0]), borrow(work[1]), borrow(work[2]), borrow(work[3])
     for k in range(ent_sum.shape[0]):

@@ -225,8 +225,10 @@ def user_cache(own: str | None, numba_dir: str | None, environ=os.environ) -> st
 
     Examples
     --------
-    >>> user_cache(None, None, {"XDG_CACHE_HOME": "/c"}), user_cache("", None), user_cache(None, "/n")
-    ('/c/kakuro_np', None, None)
+    >>> user_cache(None, None, {"XDG_CACHE_HOME": "/c"})
+    '/c/kakuro_np'
+    >>> user_cache("", None), user_cache(None, "/n")
+    (None, None)
     """
     if own is not None:
         return os.path.abspath(os.path.expanduser(own)) if own else None
@@ -477,10 +479,11 @@ def borrow(typingctx, array):
     numba counts references atomically each time a kernel passes an array to a call
     or takes a field of a record, and in a loop over small calls those counts can
     cost more than the work. The view has no owner, so borrow only a kernel's own
-    arguments (its caller holds them until it returns; an array the kernel made is
+    arguments and the arrays of the records it was given (its caller holds them until
+    it returns, and no kernel reassigns a record's field; an array the kernel made is
     freed after its last use, whatever views of it remain), and never return a view
-    or keep it in a record. A kernel that needs scratch arrays makes them and hands
-    them to one that borrows them.
+    or keep it in a record that outlives the call. A kernel that needs scratch arrays
+    makes them and hands them to one that borrows them.
 
     Examples
     --------

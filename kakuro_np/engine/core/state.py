@@ -30,7 +30,8 @@ Live   : the node the search stands on, changed in place: the live rows of each
 ``Tables`` and ``Live`` are passed by reference (``jit.by_reference``): a call hands
 on one pointer, not each array. No kernel reassigns a field: a kernel that grows an
 array makes a new record. Kernels with a hot loop copy the fields they use into
-locals first, as views that are not reference-counted (``jit.borrow``). ``Root`` stays a named tuple, made only by ``Model.root``.
+locals first, as views that are not reference-counted (``jit.borrow``). ``Root`` stays
+a named tuple, made only by ``Model.root``.
 
 Examples
 --------

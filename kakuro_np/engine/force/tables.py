@@ -35,7 +35,8 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
     """
     E = ent_sum.shape[0]
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    ent_off, ent_var, ent_sum, mask = borrow(ent_off), borrow(ent_var), borrow(ent_sum), borrow(mask)
+    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
+    ent_sum, mask = borrow(ent_sum), borrow(mask)
     empty, none = np.zeros((0, 9), np.int8), np.zeros(E + 1, np.int64)
     culprit = narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent)
     if culprit >= 0:
