@@ -59,6 +59,9 @@ def gen_table(masks, total, rows, n_rows, max_rows):
                     rows[n_rows, q] = 0
                 n_rows += 1
         return rows, n_rows
+    if L <= 3:              # two or three cells: loops over the digits, no walk
+        rows = grow_rows(rows, n_rows + 72)   # the most such a table holds (9 * 8)
+        return rows, small_rows(masks, total, rows, n_rows, max_rows)
     walk = np.empty(2 * L + 5, np.int64)      # the rest of the masks, the digits, the place
     walk[L] = 0
     for p in range(L - 1, -1, -1):            # walk[p]: union of the masks after p
@@ -73,6 +76,32 @@ def gen_table(masks, total, rows, n_rows, max_rows):
         if n_rows >= max_rows:
             return rows, -1
         rows = grow_rows(rows, n_rows + 1)
+
+
+@kernel
+def small_rows(masks, total, rows, n_rows, max_rows):
+    """``gen_table``'s rows of an entry of two or three cells, written from ``n_rows`` on
+    (``rows`` has room for them): the new ``n_rows``, or -1 past ``max_rows``."""
+    masks, rows = borrow(masks), borrow(rows)
+    L = masks.shape[0]
+    for a in range(1, 10):
+        if not masks[0] >> (a - 1) & 1:
+            continue
+        for b in range(1, 10):
+            c = total - a - b if L == 3 else 0
+            if (b == a or not masks[1] >> (b - 1) & 1 or (L == 2 and a + b != total)
+                    or (L == 3 and not (1 <= c <= 9 and c != a and c != b
+                                        and masks[2] >> (c - 1) & 1))):
+                continue
+            if n_rows >= max_rows:
+                return -1
+            rows[n_rows, 0] = a
+            rows[n_rows, 1] = b
+            rows[n_rows, 2] = c
+            for q in range(3, 9):
+                rows[n_rows, q] = 0
+            n_rows += 1
+    return n_rows
 
 
 @kernel
