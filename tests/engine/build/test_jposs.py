@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.engine.build.jposs import gen_table
-from conftest import K2_SIZES, PUZZLES
+from conftest import K2_SIZES, PUZZLES, examples
 
 
 def k2_tables():
@@ -57,7 +57,7 @@ def test_an_impossible_sum_gives_an_empty_table():
 
 
 @given(st.lists(st.integers(1, 511), min_size=2, max_size=9), st.data())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_a_table_is_every_ordered_fill_whatever_room_it_starts_with(masks, data):
     """``gen_table`` against itertools: rows grow from a buffer of 1-4 rows (the walk stops
     when it is full and goes on after it grew), and the row budget holds."""
