@@ -52,6 +52,16 @@ ESSAY_ROW_COUNTS = """
 """
 
 
+def placed_error(verb, text):
+    """The PuzzleError ``verb(text)`` raises (a reader), as its message; it names a line and
+    a column."""
+    from kakuro_np.errors import PuzzleError
+    with pytest.raises(PuzzleError) as info:
+        verb(text)
+    assert info.value.line is not None and info.value.col is not None
+    return str(info.value)
+
+
 @pytest.fixture(scope="session")
 def expected():
     """The samples' measured facts, keyed by file name."""

@@ -8,6 +8,7 @@ a solution by construction.
 from __future__ import annotations
 
 import itertools
+import random
 
 import numpy as np
 from hypothesis import strategies as st
@@ -95,6 +96,39 @@ def random_fill(blank, rnd):
     for c, d in fill.items():
         out[c] = d
     return out
+
+
+def open_grid(side, seed):
+    """``(puzzle, fill)``: a ``side`` x ``side`` grid blank inside its clue row and column,
+    clued from a random fill: runs of ``side - 1`` cells, big tables, many solutions."""
+    blank = np.zeros((side, side), bool)
+    blank[1:, 1:] = True
+    fill = random_fill(blank, random.Random(seed))
+    down, across = np.zeros((side, side), np.int64), np.zeros((side, side), np.int64)
+    for direction, clue, cells in runs(blank):
+        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
+    return kn.Puzzle(blank, down, across, np.zeros((side, side), np.int64)), fill
+
+
+def independent_blocks(n, given=None):
+    """n separate 2x2 blocks whose clues are all 3 (2 solutions each), the first cell of
+    block ``given`` holding a 1."""
+    rows = [["x"] * (3 * n + 1) for _ in range(3)]
+    for b in range(n):
+        c = 1 + 3 * b
+        rows[0][c] = rows[0][c + 1] = (3, 0)
+        rows[1][c - 1] = rows[2][c - 1] = (0, 3)
+        rows[1][c] = rows[1][c + 1] = rows[2][c] = rows[2][c + 1] = "_"
+    if given is not None:
+        rows[1][1 + 3 * given] = 1
+    return kn.Puzzle.from_rows(rows)
+
+
+#: Any cell ``Puzzle.from_rows`` reads; grids of at most 8 a side hold no run longer than 9.
+CELLS = st.one_of(st.just("x"), st.just("_"), st.integers(1, 9),
+                  st.tuples(st.integers(0, 45), st.integers(0, 45)))
+ANY_GRID = st.integers(1, 8).flatmap(lambda w: st.lists(
+    st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)).map(kn.Puzzle.from_rows)
 
 
 @st.composite

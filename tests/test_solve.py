@@ -11,7 +11,7 @@ import pytest
 import kakuro_np as kn
 from conftest import PUZZLES, SAMPLES
 from kakuro_np import essay
-from strategies import satisfies
+from strategies import independent_blocks, satisfies
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_sample_counts_match_the_independent_solver(name, expected):
@@ -125,17 +125,6 @@ def test_open_block_with_a_limit_stops_early_in_bounded_memory():
                          check=True, cwd=PUZZLES.parent, timeout=300).stdout.split()
     assert out[:3] == ["1000", "1000", "True"]
     assert int(out[3]) < 1024, f"peak memory {out[3]} MB"
-
-
-def independent_blocks(n):
-    """n separate 2x2 blocks whose clues are all 3: each has 2 solutions."""
-    rows = [["x"] * (3 * n + 1) for _ in range(3)]
-    for b in range(n):
-        c = 1 + 3 * b
-        rows[0][c] = rows[0][c + 1] = (3, 0)
-        rows[1][c - 1] = rows[2][c - 1] = (0, 3)
-        rows[1][c] = rows[1][c + 1] = rows[2][c] = rows[2][c + 1] = "_"
-    return kn.Puzzle.from_rows(rows)
 
 
 def test_count_multiplies_independent_pieces():

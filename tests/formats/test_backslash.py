@@ -2,38 +2,21 @@
 
 import re
 
-import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import examples, placed_error
 from kakuro_np.errors import PuzzleError
 from kakuro_np.formats import detect
 from kakuro_np.formats.backslash import (BACKSLASH_STYLES, _backslash_cell, parse_backslash,
                                          write_backslash)
 from kakuro_np.puzzle import Puzzle
-from strategies import filled_puzzles
-
-#: Any cell ``Puzzle.from_rows`` reads; grids of at most 8 a side hold no run longer than 9.
-CELLS = st.one_of(st.just("x"), st.just("_"), st.integers(1, 9),
-                  st.tuples(st.integers(0, 45), st.integers(0, 45)))
-ANY_GRID = st.integers(1, 8).flatmap(lambda w: st.lists(
-    st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)).map(Puzzle.from_rows)
-
-
-def same(a, b):
-    """Whether two puzzles have the same blank, down, across and given arrays."""
-    return all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("blank", "down", "across", "given"))
-
+from strategies import ANY_GRID, filled_puzzles
 
 def error_of(text):
     """The PuzzleError ``parse_backslash(text)`` raises, as its message with its place."""
-    with pytest.raises(PuzzleError) as info:
-        parse_backslash(text)
-    assert info.value.line is not None and info.value.col is not None
-    return str(info.value)
+    return placed_error(parse_backslash, text)
 
 
 # -- round trips ---------------------------------------------------------------------------
@@ -43,7 +26,7 @@ def error_of(text):
 def test_random_puzzles_round_trip_and_are_detected_in_both_styles(puzzle_and_fill, style):
     puzzle, _ = puzzle_and_fill
     text = write_backslash(puzzle, style)
-    assert same(parse_backslash(text), puzzle)
+    assert parse_backslash(text) == puzzle
     assert detect(text) == "backslash"
 
 
@@ -54,7 +37,7 @@ def test_random_puzzles_round_trip_and_are_detected_in_both_styles(puzzle_and_fi
 @example(Puzzle.from_rows([["x"], [(4, 0)], ["_"]]))
 def test_kuroro_style_round_trips_any_grid(puzzle):
     text = write_backslash(puzzle)
-    assert same(parse_backslash(text), puzzle)
+    assert parse_backslash(text) == puzzle
     assert detect(text) == "backslash"
 
 

@@ -1,37 +1,20 @@
 """Tests of kakuro_np.formats.jboxed: the essay's rows of cells split by ``;``."""
 
-import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import examples, placed_error
 from kakuro_np.errors import PuzzleError
 from kakuro_np.formats import detect, parse, with_places
 from kakuro_np.formats.jboxed import (_jboxed_cell, _jboxed_fields, _plain_code, _plain_grid,
                                       parse_jboxed, write_jboxed)
 from kakuro_np.puzzle import Puzzle
-from strategies import filled_puzzles
-
-#: Any cell ``Puzzle.from_rows`` reads; grids of at most 8 a side hold no run longer than 9.
-CELLS = st.one_of(st.just("x"), st.just("_"), st.integers(1, 9),
-                  st.tuples(st.integers(0, 45), st.integers(0, 45)))
-ANY_GRID = st.integers(1, 8).flatmap(lambda w: st.lists(
-    st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)).map(Puzzle.from_rows)
-
-
-def same(a, b):
-    """Whether two puzzles have the same blank, down, across and given arrays."""
-    return all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("blank", "down", "across", "given"))
-
+from strategies import ANY_GRID, filled_puzzles
 
 def error_of(text):
     """The PuzzleError ``parse_jboxed(text)`` raises, as its message with its place."""
-    with pytest.raises(PuzzleError) as info:
-        parse_jboxed(text)
-    assert info.value.line is not None and info.value.col is not None
-    return str(info.value)
+    return placed_error(parse_jboxed, text)
 
 
 # -- round trips ---------------------------------------------------------------------------
@@ -41,7 +24,7 @@ def error_of(text):
 def test_random_puzzles_round_trip_and_are_detected(puzzle_and_fill):
     puzzle, _ = puzzle_and_fill
     text = write_jboxed(puzzle)
-    assert same(parse_jboxed(text), puzzle)
+    assert parse_jboxed(text) == puzzle
     assert detect(text) == "jboxed"
 
 
@@ -51,7 +34,7 @@ def test_random_puzzles_round_trip_and_are_detected(puzzle_and_fill):
 @example(Puzzle.from_rows([[3], [(0, 7)], ["_"]]))
 def test_any_grid_round_trips_a_lone_column_too(puzzle):
     text = write_jboxed(puzzle)
-    assert same(parse_jboxed(text), puzzle)
+    assert parse_jboxed(text) == puzzle
     assert detect(text) == "jboxed"
     assert all(line.endswith(" ;") for line in text.splitlines()) == (puzzle.shape[1] == 1)
 
@@ -80,8 +63,8 @@ def test_a_hand_written_file_reads_cell_by_cell():
 
 def test_compact_plain_rows_read_as_the_spaced_file():
     compact = "x;16 0;24 0;x\n0 17;_;7;9 0\n0 23;_;_;_\nX;0 12;_;_\n"
-    assert same(_plain_grid(compact), Puzzle.from_rows(HAND_ROWS))
-    assert same(parse_jboxed(compact), parse_jboxed(HAND_TEXT))
+    assert _plain_grid(compact) == Puzzle.from_rows(HAND_ROWS)
+    assert parse_jboxed(compact) == parse_jboxed(HAND_TEXT)
 
 
 def test_the_writer_spaces_the_cells_and_ends_a_lone_columns_rows_with_a_semicolon():
@@ -107,10 +90,10 @@ def test_plain_grid_leaves_to_the_cell_reader_what_it_would_refuse_or_not_see(te
 
 def test_plain_grid_leaves_the_text_to_the_cell_reader_while_places_are_asked():
     text = "x;3 0\n0 3;_\n"
-    assert same(_plain_grid(text), parse_jboxed(text))
+    assert _plain_grid(text) == parse_jboxed(text)
     assert with_places(lambda t: _plain_grid(t), text) == (None, None)
     p, places = with_places(parse, text)
-    assert same(p, parse_jboxed(text)) and places == [[(1, 1), (1, 3)], [(2, 1), (2, 5)]]
+    assert p == parse_jboxed(text) and places == [[(1, 1), (1, 3)], [(2, 1), (2, 5)]]
 
 
 def test_plain_codes_pack_each_kind_of_cell():

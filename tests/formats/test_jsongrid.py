@@ -2,38 +2,21 @@
 
 import json
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import examples, placed_error
 from kakuro_np.errors import PuzzleError
 from kakuro_np.formats import detect
 from kakuro_np.formats.jsongrid import (MAX_DEPTH, MAX_NUMBER, _from_json_obj, _Walk, parse_json,
                                         write_json)
 from kakuro_np.puzzle import Puzzle
-from strategies import filled_puzzles
-
-#: Any cell ``Puzzle.from_rows`` reads; grids of at most 8 a side hold no run longer than 9.
-CELLS = st.one_of(st.just("x"), st.just("_"), st.integers(1, 9),
-                  st.tuples(st.integers(0, 45), st.integers(0, 45)))
-ANY_GRID = st.integers(1, 8).flatmap(lambda w: st.lists(
-    st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)).map(Puzzle.from_rows)
-
-
-def same(a, b):
-    """Whether two puzzles have the same blank, down, across and given arrays."""
-    return all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("blank", "down", "across", "given"))
-
+from strategies import ANY_GRID, filled_puzzles
 
 def error_of(text):
     """The PuzzleError ``parse_json(text)`` raises, as its message with its place."""
-    with pytest.raises(PuzzleError) as info:
-        parse_json(text)
-    assert info.value.line is not None and info.value.col is not None
-    return str(info.value)
+    return placed_error(parse_json, text)
 
 
 # -- round trips -------------------------------------------------------------------------------
@@ -42,7 +25,7 @@ def error_of(text):
 @given(st.one_of(filled_puzzles().map(lambda pf: pf[0]), ANY_GRID))
 def test_random_puzzles_round_trip_one_row_a_line_and_are_detected(puzzle):
     text = write_json(puzzle)
-    assert same(parse_json(text), puzzle)
+    assert parse_json(text) == puzzle
     assert detect(text) == "json"
     assert json.loads(text) == {"rows": puzzle.to_rows()}
     lines = text.splitlines()
@@ -88,8 +71,8 @@ def test_the_walk_notes_where_each_row_and_cell_starts():
 
 
 def test_a_json_object_already_read_is_a_puzzle():
-    assert same(_from_json_obj({"rows": [["x", [3, 0]], [[0, 3], 2]]}),
-                Puzzle.from_rows([["x", (3, 0)], [(0, 3), 2]]))
+    assert (_from_json_obj({"rows": [["x", [3, 0]], [[0, 3], 2]]})
+            == Puzzle.from_rows([["x", (3, 0)], [(0, 3), 2]]))
     for bad in ({"rows": 5}, {"cells": []}, [["x"]]):
         with pytest.raises(PuzzleError, match=r'^a JSON puzzle is \{"rows": \[\[cell, \.\.\.\]'):
             _from_json_obj(bad)
@@ -131,7 +114,7 @@ def test_lists_and_objects_may_nest_32_deep_and_no_deeper():
     def nested(n):
         return '{"rows": [["_"]], "k": ' + "[" * n + "]" * n + "}"
     assert MAX_DEPTH == 32
-    assert same(parse_json(nested(MAX_DEPTH - 1)), Puzzle.from_rows([["_"]]))
+    assert parse_json(nested(MAX_DEPTH - 1)) == Puzzle.from_rows([["_"]])
     assert error_of(nested(MAX_DEPTH)) == "1:1: bad JSON: lists and objects nest more than 32 deep"
 
 
@@ -157,8 +140,8 @@ def test_more_values_than_the_largest_grid_holds_are_bad_json(monkeypatch):
     text = '{"rows": [["_"]], "k": [' + ",".join(["0"] * 30) + "]}"
     assert error_of(text) == (
         "1:69: bad JSON: more than 27 values, more than a puzzle of 2x2 cells holds")
-    assert same(parse_json('{"rows": [["_"]], "k": [' + ",".join(["0"] * 22) + "]}"),
-                Puzzle.from_rows([["_"]]))
+    assert (parse_json('{"rows": [["_"]], "k": [' + ",".join(["0"] * 22) + "]}")
+            == Puzzle.from_rows([["_"]]))
 
 
 @settings(max_examples=examples(60))

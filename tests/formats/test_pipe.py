@@ -5,34 +5,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples
+from conftest import examples, placed_error
 from kakuro_np.errors import PuzzleError
 from kakuro_np.formats import detect
 from kakuro_np.formats.pipe import (_pipe_bordered, _pipe_cell, _pipe_fields, parse_pipe,
                                     pipe_marks, write_pipe)
 from kakuro_np.puzzle import Puzzle
-from strategies import filled_puzzles
-
-#: Any cell ``Puzzle.from_rows`` reads; grids of at most 8 a side hold no run longer than 9.
-CELLS = st.one_of(st.just("x"), st.just("_"), st.integers(1, 9),
-                  st.tuples(st.integers(0, 45), st.integers(0, 45)))
-ANY_GRID = st.integers(1, 8).flatmap(lambda w: st.lists(
-    st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)).map(Puzzle.from_rows)
-
-
-def same(a, b):
-    """Whether two puzzles have the same blank, down, across and given arrays."""
-    return all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("blank", "down", "across", "given"))
-
-
-def error_of(verb, text):
-    """The PuzzleError ``verb(text)`` raises, as its message with its place."""
-    with pytest.raises(PuzzleError) as info:
-        verb(text)
-    assert info.value.line is not None and info.value.col is not None
-    return str(info.value)
-
+from strategies import ANY_GRID, filled_puzzles
 
 # -- round trips ---------------------------------------------------------------------------
 
@@ -41,7 +20,7 @@ def error_of(verb, text):
 def test_random_puzzles_round_trip_and_are_detected(puzzle_and_fill):
     puzzle, _ = puzzle_and_fill
     text = write_pipe(puzzle)
-    assert same(parse_pipe(text), puzzle)
+    assert parse_pipe(text) == puzzle
     assert detect(text) == "pipe"
 
 
@@ -53,7 +32,7 @@ def test_random_puzzles_round_trip_and_are_detected(puzzle_and_fill):
 @example(Puzzle.from_rows([["_", "x", "_"], [(3, 0), "_", 4]]))
 def test_any_grid_round_trips_with_borders_where_needed(puzzle):
     text = write_pipe(puzzle)
-    assert same(parse_pipe(text), puzzle)
+    assert parse_pipe(text) == puzzle
     assert detect(text) == "pipe"
     height, width = puzzle.shape
     empty = puzzle.blank & (puzzle.given == 0)          # a cell written as nothing
@@ -70,7 +49,7 @@ def test_choices_written_with_the_grid_are_read_back_as_marks(puzzle_and_fill, d
     marks = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     marks = marks.reshape(puzzle.shape + (9,))
     text = write_pipe(puzzle, marks)
-    assert same(parse_pipe(text), puzzle)
+    assert parse_pipe(text) == puzzle
     assert np.array_equal(pipe_marks(text), marks & puzzle.blank[:, :, None])
 
 
@@ -102,7 +81,7 @@ def test_a_hand_written_files_choices_are_its_marks():
 
 def test_outer_bars_on_every_row_are_borders():
     bordered = "|\\|16\\|24\\|\\|\n|\\17||7|9\\|\n|\\23||||\n|\\|\\12|5||\n"
-    assert same(parse_pipe(bordered), parse_pipe(HAND_TEXT))
+    assert parse_pipe(bordered) == parse_pipe(HAND_TEXT)
 
 
 def test_the_writer_joins_cells_by_bars_and_adds_choices():
@@ -152,8 +131,8 @@ MALFORMED = [
 
 @pytest.mark.parametrize("text, message", MALFORMED, ids=range(len(MALFORMED)))
 def test_malformed_files_name_the_line_and_column(text, message):
-    assert error_of(parse_pipe, text) == message
-    assert error_of(pipe_marks, text) == message
+    assert placed_error(parse_pipe, text) == message
+    assert placed_error(pipe_marks, text) == message
 
 
 @settings(max_examples=examples(60))

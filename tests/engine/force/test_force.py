@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import ESSAY_ROW_COUNTS, PUZZLES, examples
-from strategies import filled_puzzles
+from strategies import filled_puzzles, open_grid
 from kakuro_np.essay import force_until_fixed
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.build.perms import perm_sets
@@ -110,31 +110,16 @@ def test_indexed_filter_agrees_with_the_scan(case, seed):
     walk_both(m.root(), np.random.default_rng(seed), 60)
 
 
-def open_grid(side, seed):
-    """A ``side`` x ``side`` grid blank inside its clue row and column, clued from a random
-    fill: runs of ``side - 1`` cells, big tables, many solutions."""
-    import random
-    from strategies import random_fill, runs
-    blank = np.zeros((side, side), bool)
-    blank[1:, 1:] = True
-    fill = random_fill(blank, random.Random(seed))
-    down = np.zeros((side, side), np.int64)
-    across = np.zeros((side, side), np.int64)
-    for direction, clue, cells in runs(blank):
-        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
-    return kn.Puzzle(blank, down, across, np.zeros((side, side), np.int64))
-
-
 def test_indexed_filter_agrees_with_the_scan_on_big_tables():
     from kakuro_np.solve import model
-    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(7, 1), open_grid(8, 2)]:
+    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(7, 1)[0], open_grid(8, 2)[0]]:
         m = model(puzzle)
         assert walk_both(m.root(), np.random.default_rng(7), 1000) > 0   # the index was used
 
 
 def test_the_models_index_is_the_one_each_start_would_build():
     from kakuro_np.engine.force import INDEX_MIN, start_indexed
-    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(8, 2), open_grid(9, 3)]:
+    for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(8, 2)[0], open_grid(9, 3)[0]]:
         m = model(puzzle)
         shared, built = start_state(m.root(), True), start_indexed(m.root(), True, INDEX_MIN)
         assert shared[1].idx_row is m.idx_row                  # the model's, not a new one
@@ -197,7 +182,7 @@ def test_a_walk_with_part_of_the_tables_indexed_agrees_with_the_scan():
     ``walk_both``, back to the root at a dead node) meets the same nodes as with no index
     (8x8 grids: a 9x9's big tables are all permutation tables, never indexed)."""
     from kakuro_np.engine.force import apply_row, build_index, propagate
-    for puzzle in [open_grid(8, 2), open_grid(8, 5)]:
+    for puzzle in [open_grid(8, 2)[0], open_grid(8, 5)[0]]:
         m = model(puzzle)
         skip = perm_sets(m.ent_off, m.rows, m.tab_off)     # as the model's index
         sizes = np.diff(m.tab_off) * np.diff(m.ent_off)

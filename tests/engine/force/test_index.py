@@ -1,14 +1,12 @@
 """engine.force.index: the big tables' rows by position and digit, the variables' slots."""
 
-import random
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import PUZZLES, examples
-from strategies import filled_puzzles, random_fill, runs
+from strategies import filled_puzzles, open_grid
 from kakuro_np.engine.build.jposs import var_entries
 from kakuro_np.engine.build.perms import perm_sets
 from kakuro_np.engine.force import INDEX_MAX_ENTRIES, INDEX_MIN
@@ -16,18 +14,6 @@ from kakuro_np.engine.force.index import build_index, var_slots
 from kakuro_np.engine.model import build
 
 NO_LIMIT = 1 << 40
-
-
-def open_grid(side, seed):
-    """A ``side`` x ``side`` grid blank inside its clue row and column, clued from a random
-    fill: runs of ``side - 1`` cells, big tables."""
-    blank = np.zeros((side, side), bool)
-    blank[1:, 1:] = True
-    fill = random_fill(blank, random.Random(seed))
-    down, across = np.zeros((side, side), np.int64), np.zeros((side, side), np.int64)
-    for direction, clue, cells in runs(blank):
-        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
-    return kn.Puzzle(blank, down, across, np.zeros((side, side), np.int64))
 
 
 @st.composite
@@ -142,7 +128,7 @@ def test_the_models_of_k3_and_an_open_grid_index_their_big_tables_but_the_lazy_o
     m = build(kn.read(PUZZLES / "k3.txt"))
     assert np.diff(m.tab_off).max() < INDEX_MIN
     assert not m.idx_off.any() and len(m.idx_row) == 0
-    m = build(open_grid(8, 2))
+    m = build(open_grid(8, 2)[0])
     assert m.status == 0
     lazy = perm_sets(m.ent_off, m.rows, m.tab_off) != 0
     size, length = np.diff(m.tab_off), np.diff(m.ent_off)

@@ -1,14 +1,12 @@
 """engine.force.propagate: filtering until nothing changes, the walks' start, force's rounds."""
 
-import random
-
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import PUZZLES, examples
-from strategies import filled_puzzles, random_fill, runs
+from strategies import filled_puzzles, open_grid
 from kakuro_np.engine.build.jposs import build_tables
 from kakuro_np.engine.build.perms import LAZY_ROWS
 from kakuro_np.engine.core.jit import NO_DEADLINE
@@ -164,18 +162,6 @@ def test_propagating_a_node_after_each_move_reaches_what_a_fresh_start_from_its_
         assert (emptied >= 0) == any(empty) and (emptied == -1 or empty[emptied])
         if emptied >= 0 or not (live.mask & (live.mask - 1)).any():
             break                                   # dead, or a solution: no move left
-
-
-def open_grid(side, seed):
-    """A ``side`` x ``side`` grid blank inside its clue row and column, clued from a random
-    fill, and the fill: runs of ``side - 1`` cells, big tables."""
-    blank = np.zeros((side, side), bool)
-    blank[1:, 1:] = True
-    fill = random_fill(blank, random.Random(seed))
-    down, across = np.zeros((side, side), np.int64), np.zeros((side, side), np.int64)
-    for direction, clue, cells in runs(blank):
-        (across if direction == "a" else down)[clue] = sum(int(fill[c]) for c in cells)
-    return kn.Puzzle(blank, down, across, np.zeros((side, side), np.int64)), fill
 
 
 def test_a_start_on_an_open_grid_reaches_the_fixpoint_through_lazy_and_indexed_tables():

@@ -21,7 +21,7 @@ from kakuro_np.engine.walk.counting import (AT, FAN, FRAMES, KIND, N, NEXT, ORDE
 from kakuro_np.engine.walk.dissect import LEAF
 from kakuro_np.engine.walk.memo import new_memo
 from kakuro_np.solve import model
-from strategies import FOUR_BLOCKS, THRASHING_DRAFT, filled_puzzles
+from strategies import FOUR_BLOCKS, THRASHING_DRAFT, filled_puzzles, independent_blocks
 from conftest import DATA, PUZZLES, SAMPLES, examples
 
 SETTINGS = settings(max_examples=examples(80), deadline=None,
@@ -31,20 +31,6 @@ NO_RANKS = np.empty(0, np.int64)
 #: The nodes a count in a property test may take (a dense grid may have many solutions).
 NODES = 2_000_000
 LISTED = 2000                                   # solutions listed to check a count against
-
-
-def blocks(n, given=None):
-    """n separate 2x2 blocks whose clues are all 3 (2 solutions each), the first cell of
-    block ``given`` holding a 1."""
-    rows = [["x"] * (3 * n + 1) for _ in range(3)]
-    for b in range(n):
-        c = 1 + 3 * b
-        rows[0][c] = rows[0][c + 1] = (3, 0)
-        rows[1][c - 1] = rows[2][c - 1] = (0, 3)
-        rows[1][c] = rows[1][c + 1] = rows[2][c] = rows[2][c + 1] = "_"
-    if given is not None:
-        rows[1][1 + 3 * given] = 1
-    return kn.Puzzle.from_rows(rows)
 
 
 def pieces_of(m, limit=NO_LIMIT, deadline=NO_DEADLINE, nodes=NO_LIMIT, root=None):
@@ -86,6 +72,12 @@ def pieces_by_hand(tables, live):
 
 def split(members, starts):
     return [members[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])]
+
+
+def pieces_at(tables, live):
+    """The node's pieces (``components`` of every entry), each a list of entries."""
+    E = len(live.nalive)
+    return split(*components(np.arange(E), tables, live, np.full(E, -1, np.int64)))
 
 
 def open_cells(tables, live, k):
@@ -174,7 +166,7 @@ def test_a_frame_of_several_pieces_is_a_product_and_reads_each_piece_back():
 
 
 def test_separate_blocks_are_separate_pieces_and_a_decided_block_is_none():
-    m = model(blocks(3))
+    m = model(independent_blocks(3))
     tables, live = node_of(m)
     label = np.full(12, -1, np.int64)
     members, starts = components(np.arange(12), tables, live, label)
@@ -182,7 +174,7 @@ def test_separate_blocks_are_separate_pieces_and_a_decided_block_is_none():
     assert [sorted(p) for p in split(members, starts)] == [[0, 3, 6, 7], [1, 4, 8, 9],
                                                            [2, 5, 10, 11]]
     assert (label == -1).all()                  # left as it was found
-    tables, live = node_of(model(blocks(3, given=1)))
+    tables, live = node_of(model(independent_blocks(3, given=1)))
     members, starts = components(np.arange(12), tables, live, np.full(12, -1, np.int64))
     assert [sorted(p) for p in split(members, starts)] == [[0, 3, 6, 7], [2, 5, 10, 11]]
 
@@ -227,9 +219,7 @@ def score(tables, live, k):
 def test_a_count_fans_out_over_the_entry_of_fewest_rows_per_open_cell(case):
     p, _ = case
     tables, live = node_of(model(p))
-    E = len(live.nalive)
-    members, starts = components(np.arange(E), tables, live, np.full(E, -1, np.int64))
-    for piece in split(members, starts):
+    for piece in pieces_at(tables, live):
         k = fan_entry(np.array(piece, np.int64), tables, live, NO_RANKS)
         scores = [score(tables, live, j) for j in piece]
         best = min(scores)
@@ -275,8 +265,7 @@ def test_a_fan_on_cells_takes_the_open_cell_of_fewest_candidates(case, rnd):
             counts = [POPCOUNT[live.mask[u]] for u in cells]
             assert v == cells[counts.index(min(counts))]
     rank = np.array([rnd.choice([0, 1, 2, LEAF]) for _ in range(V)], np.int64)
-    members, starts = components(np.arange(E), tables, live, np.full(E, -1, np.int64))
-    for piece in split(members, starts):
+    for piece in pieces_at(tables, live):
         cells = {u for k in piece for u in open_cells(tables, live, k) if rank[u] < LEAF}
         v = ranked_cell(np.array(piece, np.int64), tables, live, rank)
         if not cells:
@@ -298,7 +287,7 @@ def test_the_pieces_counts_multiply_to_each_samples_count(name, expected):
 @pytest.mark.parametrize("limit", [1, 2, 39, 40, 41, NO_LIMIT])
 def test_a_count_with_a_limit_is_each_pieces_count_up_to_the_limit(limit):
     assert pieces_of(model(PUZZLES / "k3.txt"), limit) == [min(limit, 40)]
-    assert pieces_of(model(blocks(5)), limit) == [min(limit, 2)] * 5
+    assert pieces_of(model(independent_blocks(5)), limit) == [min(limit, 2)] * 5
     assert pieces_of(model(FOUR_BLOCKS), limit) == [min(limit, 576)] * 4
 
 
@@ -371,7 +360,7 @@ def estimates(m, n, seed=1, root=None):
 
 
 def test_knuths_estimate_of_blocks_that_never_die_is_exact_every_time():
-    got = estimates(model(blocks(5)), 20)        # each descent: 5 fan-outs of 2 rows
+    got = estimates(model(independent_blocks(5)), 20)        # each descent: 5 fan-outs of 2 rows
     assert got == pytest.approx([5 * math.log10(2)] * 20)
 
 
