@@ -153,6 +153,25 @@ def cache_folder(folder: str, cache_dir: str | None = None) -> str:
                         + hashlib.sha1(folder.encode()).hexdigest())
 
 
+def delete_kernels(root: str, cache_dir: str | None) -> list:
+    """Delete numba's cached kernels (``*.nbi``, ``*.nbc``) of the package at ``root`` where
+    numba puts them (``cache_folder``); returns the folders that held some."""
+    cleared = []
+    for folder, dirs, _ in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+        cached = cache_folder(folder, cache_dir)
+        if not os.path.isdir(cached):
+            continue
+        cleared.append(cached)
+        for name in os.listdir(cached):
+            if name.endswith((".nbi", ".nbc")):
+                try:
+                    os.remove(os.path.join(cached, name))
+                except FileNotFoundError:       # another process cleared it first
+                    pass
+    return cleared
+
+
 def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
     """Delete the package's cached kernels if its sources differ from the stamp's.
 
@@ -169,17 +188,7 @@ def guard_cache(root: str = PACKAGE, cache_dir: str | None = None) -> bool:
                     return False
         except (FileNotFoundError, UnicodeDecodeError):
             pass
-        for folder, dirs, _ in os.walk(root):
-            dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
-            cached = cache_folder(folder, cache_dir)
-            if not os.path.isdir(cached):
-                continue
-            for name in os.listdir(cached):
-                if name.endswith((".nbi", ".nbc")):
-                    try:
-                        os.remove(os.path.join(cached, name))
-                    except FileNotFoundError:   # another process cleared it first
-                        pass
+        delete_kernels(root, cache_dir)
         os.makedirs(os.path.dirname(stamp), exist_ok=True)
         fresh = f"{stamp}.{os.getpid()}"
         with open(fresh, "w", encoding="ascii") as f:
@@ -303,15 +312,9 @@ def clear_caches(root: str = PACKAGE) -> list:
     """Delete every cached kernel of the package: in its folders (``__pycache__``), under
     ``NUMBA_CACHE_DIR`` and in the per-user cache (each key). Returns the folders
     cleared (``make clean-cache``)."""
-    cleared = []
-    for folder, dirs, _ in os.walk(root):
-        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
-        for cached in {cache_folder(folder), cache_folder(folder, numba.config.CACHE_DIR)}:
-            if os.path.isdir(cached):
-                for name in os.listdir(cached):
-                    if name.endswith((".nbi", ".nbc")):
-                        os.remove(os.path.join(cached, name))
-                cleared.append(cached)
+    cleared = delete_kernels(root, None)
+    if numba.config.CACHE_DIR:
+        cleared += delete_kernels(root, numba.config.CACHE_DIR)
     base = user_cache(os.environ.get("KAKURO_NP_CACHE_DIR"), None)
     if base and os.path.isdir(base):
         _drop_old_keys(base, 0)
