@@ -77,6 +77,11 @@ def _sum_sets():
 
 #: SUM_SETS[s, k]: the totals (bit t for total t) that k distinct digits of set s make.
 SUM_SETS = _sum_sets()
+#: PARTNERS[t, s]: the digits ``x`` whose partner ``t - x`` (another digit) is in set
+#: ``s``: the first cells of the two-cell entries of total ``t`` whose second cell is ``s``.
+PARTNERS = np.array([[sum(1 << (x - 1) for x in DIGITS
+                          if 1 <= t - x <= 9 and t - x != x and s >> (t - x - 1) & 1)
+                      for s in range(512)] for t in range(18)], np.int32)
 POPCOUNT = np.array([bin(s).count("1") for s in range(512)], np.int32)
 #: LOWEST_DIGIT[s]: the smallest digit of digit set ``s`` (0 for the empty set).
 LOWEST_DIGIT = np.array([(s & -s).bit_length() for s in range(512)], np.int32)

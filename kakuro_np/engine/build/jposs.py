@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
-                       MIN_SUM, POPCOUNT)
+                       MIN_SUM, PARTNERS, POPCOUNT)
 from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
 from ..core.jit import INT, INTS, NO_DEADLINE, borrow, grow, grow_unset, kernel, monotonic_ns
 from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
@@ -370,6 +370,231 @@ def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
         if out[p] == 0:
             return False
     return True
+
+
+def _subset_words():
+    """WITHOUT[j, w]: word ``w`` of the 512-bit set of the digit sets (of 9 digits) that
+    lack digit ``j``: bit ``i`` of word ``w`` set when set ``64 w + i`` lacks bit ``j``."""
+    index = np.arange(512).reshape(8, 64)
+    out = np.zeros((9, 8), np.int64)
+    for j in range(9):
+        lacks = (index >> j) & 1 == 0
+        out[j] = (lacks.astype(np.uint64) << np.arange(64, dtype=np.uint64)).sum(
+            axis=1, dtype=np.uint64).view(np.int64)
+    return out
+
+
+#: WITHOUT[j]: the digit sets lacking their ``j``-th digit, as 8 words of 64 bits.
+WITHOUT = _subset_words()
+
+
+def _sum_words():
+    """SUM_WORDS[L, t]: the digit sets of ``L`` digits adding up to ``t``, as 8 words."""
+    out = np.zeros((10, MAX_TOTAL + 1, 8), np.uint64)
+    for s in range(512):
+        digits = [d + 1 for d in range(9) if s >> d & 1]
+        out[len(digits), sum(digits), s >> 6] |= np.uint64(1) << np.uint64(s & 63)
+    return out.view(np.int64)
+
+
+#: SUM_WORDS[L, t]: the digit sets of ``L`` digits adding up to ``t``, as 8 words.
+SUM_WORDS = _sum_words()
+#: ``entry_support``'s scratch: the layers (8 words each), the sets of the layer after
+#: the one walked back that reach the end, the open cells' masks, their places in the
+#: entry and the digits found for them.
+LAYERS, BELOW, CELLS, OPEN, FOUND = 0, 80, 88, 97, 106
+SUPPORT_SCRATCH = 115
+
+
+@kernel
+def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work):
+    """Entry ``k``'s cells narrowed to the digits some row of its table uses: ``out[p]``
+    gets the digits of cell ``p`` that some way to fill the entry from the masks puts
+    there (what ``force`` keeps of a table's column, found without its rows).
+
+    A cell down to one digit is settled. The open cells: one takes what is left of
+    the sum; two, the digits whose partner the other allows (``PARTNERS``); three,
+    each first digit, then the pairs; more, ``sets_support``. ``work`` is
+    SUPPORT_SCRATCH int64. Returns False when a cell is left empty.
+    """
+    a = ent_off[k]
+    L = ent_off[k + 1] - a
+    total = ent_sum[k]
+    # a cell down to one digit is settled: its digit leaves the other cells and the sum
+    forced = 0
+    for p in range(L):
+        m = mask[ent_var[a + p]]
+        if m == 0 or (POPCOUNT[m] == 1 and forced & m):
+            return False
+        if POPCOUNT[m] == 1:
+            forced |= m
+            total -= LOWEST_DIGIT[m]
+            out[p] = m
+    n = 0                                       # the open cells: work[CELLS:CELLS + n]
+    for p in range(L):
+        m = mask[ent_var[a + p]]
+        if POPCOUNT[m] > 1:
+            work[CELLS + n] = m & ~forced
+            work[OPEN + n] = p
+            n += 1
+    if n == 0:
+        return total == 0
+    if total < 0 or total > MAX_TOTAL:
+        return False
+    found = FOUND
+    if n == 1:
+        m = work[CELLS]
+        work[found] = m & (1 << (total - 1)) if 1 <= total <= 9 else 0
+    elif n == 2:                                # the digits whose partner is across
+        m0, m1 = work[CELLS], work[CELLS + 1]
+        work[found] = m0 & PARTNERS[total, m1] if total <= 17 else 0
+        work[found + 1] = m1 & PARTNERS[total, work[found]] if total <= 17 else 0
+    elif n == 3:                                # each first digit, then a pair
+        m0, m1, m2 = work[CELLS], work[CELLS + 1], work[CELLS + 2]
+        work[found], work[found + 1], work[found + 2] = 0, 0, 0
+        rest = m0
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            t = total - LOWEST_DIGIT[low]
+            if t > 17 or t < 3:
+                continue
+            second = m1 & ~low & PARTNERS[t, m2 & ~low]
+            if second:
+                work[found] |= low
+                work[found + 1] |= second
+                work[found + 2] |= m2 & ~low & PARTNERS[t, second]
+    else:
+        sets_support(n, total, work)
+    for q in range(n):
+        if work[found + q] == 0:
+            return False
+        out[work[OPEN + q]] = work[found + q]
+    return True
+
+
+@kernel
+def sets_support(n, total, work):
+    """``entry_support`` for ``n`` open cells of masks ``work[CELLS:CELLS + n]`` adding up
+    to ``total``: the digits each can take, in ``work[FOUND:FOUND + n]``.
+
+    Layer ``q`` is the set of the digit sets that can fill the first ``q`` cells, a
+    bit set over the 512 digit sets in 8 words of 64 bits (set ``s`` is bit
+    ``s % 64`` of word ``s // 64``); layer ``q + 1`` is layer ``q`` grown by each
+    digit cell ``q`` allows, a shift of the sets that lack it. The last layer's
+    sets of the sum (``SUM_WORDS``) are those that reach the end; back from them,
+    digit ``d`` stays in cell ``q`` when a set of layer ``q`` lacking it, grown by
+    it, reaches the end, and those sets reach it in turn.
+    """
+    for w in range(8):                          # layer 0: the empty set alone
+        work[LAYERS + w] = 0
+    work[LAYERS] = 1
+    for q in range(n):                          # forward: layer q + 1 from layer q
+        now, nxt = LAYERS + 8 * q, LAYERS + 8 * (q + 1)
+        for w in range(8):
+            work[nxt + w] = 0
+        m = work[CELLS + q]
+        while m:
+            j = LOWEST_DIGIT[m & -m] - 1
+            m &= m - 1
+            if j < 6:
+                for w in range(8):
+                    work[nxt + w] |= (work[now + w] & WITHOUT[j, w]) << (1 << j)
+            else:
+                o = 1 << (j - 6)
+                for w in range(o, 8):
+                    work[nxt + w] |= work[now + w - o] & WITHOUT[j, w - o]
+    below = BELOW                               # the sets of layer q + 1 that reach the end
+    last = LAYERS + 8 * n
+    for w in range(8):
+        work[below + w] = work[last + w] & SUM_WORDS[n, total, w]
+    for q in range(n - 1, -1, -1):              # backward: the steps that reach the end
+        now = LAYERS + 8 * q
+        for w in range(8):
+            work[last + w] = 0
+        m = work[CELLS + q]
+        work[FOUND + q] = 0
+        while m:
+            low = m & -m
+            m ^= low
+            j = LOWEST_DIGIT[low] - 1
+            hit = 0
+            if j < 6:
+                for w in range(8):
+                    back = ((work[below + w] & ~WITHOUT[j, w]) >> (1 << j)
+                            & WITHOUT[j, w] & work[now + w])
+                    work[last + w] |= back
+                    hit |= back
+            else:
+                o = 1 << (j - 6)
+                for w in range(8 - o):
+                    back = work[below + w + o] & work[now + w] & WITHOUT[j, w]
+                    work[last + w] |= back
+                    hit |= back
+            if hit:
+                work[FOUND + q] |= low
+        for w in range(8):
+            work[below + w] = work[last + w]
+
+
+@kernel
+def support_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline):
+    """Narrow ``mask`` in place by ``entry_support`` until nothing changes: the masks of
+    ``force``'s fixpoint, reached without a table.
+
+    Returns -1, the entry found impossible, or -2 past ``deadline``.
+    """
+    E = ent_sum.shape[0]
+    short, in_short, short_state = new_queue(E)
+    long, in_long, long_state = new_queue(E)
+    return support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
+                          (short, in_short, short_state, long, in_long, long_state,
+                           np.zeros(9, np.int64), np.zeros(SUPPORT_SCRATCH, np.int64)))
+
+
+@kernel
+def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline, work):
+    """``support_masks`` with its two (empty) queues, a row of 9 and ``entry_support``'s
+    scratch: ``work`` is ``(short, in_short, short_state, long, in_long, long_state, out,
+    scratch)``. Entries of up to three cells go first: they are the cheapest, and
+    what they narrow makes the longer ones cheap."""
+    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
+    ent_sum, mask = borrow(ent_sum), borrow(mask)
+    var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
+    short, in_short, short_state = borrow(work[0]), borrow(work[1]), borrow(work[2])
+    long, in_long, long_state = borrow(work[3]), borrow(work[4]), borrow(work[5])
+    out, scratch = borrow(work[6]), borrow(work[7])
+    for k in range(ent_sum.shape[0]):
+        if ent_off[k + 1] - ent_off[k] <= 3:
+            enqueue(short, in_short, short_state, k)
+        else:
+            enqueue(long, in_long, long_state, k)
+    steps = 0
+    while short_state[1] > 0 or long_state[1] > 0:
+        steps += 1
+        if deadline != NO_DEADLINE and steps % 64 == 0 and monotonic_ns() > deadline:
+            return -2
+        if short_state[1] > 0:
+            k = dequeue(short, in_short, short_state)
+        else:
+            k = dequeue(long, in_long, long_state)
+        if not entry_support(k, ent_off, ent_var, ent_sum, mask, out, scratch):
+            return k
+        a = ent_off[k]
+        for p in range(ent_off[k + 1] - a):
+            v = ent_var[a + p]
+            if out[p] == mask[v]:
+                continue
+            mask[v] = out[p]
+            for q in range(var_eoff[v], var_eoff[v + 1]):
+                j = var_ent[q]
+                if j == k:
+                    continue
+                if ent_off[j + 1] - ent_off[j] <= 3:
+                    enqueue(short, in_short, short_state, j)
+                else:
+                    enqueue(long, in_long, long_state, j)
+    return -1
 
 
 @kernel
