@@ -18,12 +18,13 @@ core/   : what every stage shares. ``jit`` (kernel conventions, the cache guard 
           each), ``workqueue`` (the queue of entries to filter again, a heap),
           ``ahead`` (compiling in helper processes on a first run).
 build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
-          ``jposs`` (each entry's table, narrowed by combinations first), ``perms``
+          ``jposs`` (each entry's table; the masks of force's fixpoint by each
+          entry's support, ``support_masks``), ``perms``
           (tables of one digit set kept without their rows).
 force/  : stage 3, the one propagation. ``index`` (big tables by position and
           digit), ``filters`` (one entry's rows against its cells' masks),
           ``propagate`` (the fixpoint, and the walks' start, ``start_state``),
-          ``tables`` (the fast table build), ``moves`` (a walk's moves on a node).
+          ``tables`` (the model's tables, written once at the fixpoint), ``moves`` (a walk's moves on a node).
 model   : stages 1-3 in one kernel call: the packed puzzle (``Model``), whose
           ``root()`` is the one way to a kernel's ``Root``.
 walk/   : the depth-first walks. ``trail`` (the walk, written once: ``open_level``,

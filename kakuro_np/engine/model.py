@@ -9,9 +9,10 @@ var_cell : flat cell index of each variable (blank cells in row-major order).
 root     : what a kernel starts from (``state.Root``): ``Model.root()`` (``state``)
            hands the tables over with a fresh copy of the masks.
 
-The fast path narrows the masks by combinations, then forces the tables as it
-builds them (``force.build_forced_tables``); since the fixpoint of ``force`` is
-the same either way, so is every node.
+The model's path reaches the masks of ``force``'s fixpoint entry by entry
+without a row (``jposs.support_masks``), then writes each table once from them
+(``force.build_forced_tables``); since the fixpoint of ``force`` is the same
+either way, so is every node.
 
 Examples
 --------
@@ -50,8 +51,8 @@ PUZZLE_TYPES = (types.Array(types.boolean, 2, "C", readonly=True),      # blank
 
 @kernel
 def puzzle_model(blank, down, across, given, max_rows, deadline):
-    """A puzzle's model in one call: its entries (stage 1), their tables forced as they
-    are built (stages 2 and 3), and the index of the big tables.
+    """A puzzle's model in one call: its entries (stage 1), their tables at the fixpoint
+    of ``force`` (stages 2 and 3), and the index of the big tables.
 
     Returns ``(bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell,
     ent_var, mask, rows, tab_off, idx_off, idx_row, fit_mask)``. ``bad`` is not 0 when a

@@ -8,6 +8,10 @@ table  : an entry's ``(n, L)`` rows, one per ordered way to fill its ``L`` cells
 rows, tab_off : the packed form of all tables; entry ``k``'s table is
          ``rows[tab_off[k]:tab_off[k + 1], :L_k]`` (rows are padded to 9 digits).
 ent_var : an entry's cells as compact variable ids ``0..V-1`` instead of flat indices.
+support : the digits of a cell that some row of an entry's table puts there (the
+         table's column); ``support_masks`` narrows each mask to the support of
+         every entry of its cell until nothing changes: the masks of ``force``'s
+         fixpoint, reached without a row.
 """
 
 from __future__ import annotations

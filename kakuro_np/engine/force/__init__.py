@@ -5,7 +5,7 @@ Modules
 index     : the big tables' rows by position and digit.
 filters   : one entry's rows against its cells' masks.
 propagate : filtering until nothing changes; the walks' start.
-tables    : the tables forced as they are built (the model's fast path).
+tables    : the tables at the fixpoint, written once from its masks (the model's path).
 moves     : a walk's moves on a node (pick an entry, apply a row or a digit).
 
 Glossary

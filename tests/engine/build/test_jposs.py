@@ -7,7 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
-from kakuro_np.engine.build.jposs import gen_table
+from kakuro_np.engine.build.jposs import (SUPPORT_SCRATCH, entry_support, gen_table,
+                                          support_masks, var_entries)
+from kakuro_np.engine.core.jit import NO_DEADLINE
+from kakuro_np.engine.model import build
+from strategies import filled_puzzles
 from conftest import K2_SIZES, PUZZLES, examples
 
 
@@ -63,9 +67,7 @@ def test_a_table_is_every_ordered_fill_whatever_room_it_starts_with(masks, data)
     when it is full and goes on after it grew), and the row budget holds."""
     L = len(masks)
     total = data.draw(st.integers(L * (L + 1) // 2, 45 - (9 - L) * (10 - L) // 2), "total")
-    want = [t for t in itertools.product(*[[d for d in range(1, 10) if m >> (d - 1) & 1]
-                                           for m in masks])
-            if len(set(t)) == L and sum(t) == total]
+    want = ordered_fills(masks, total)
     room = data.draw(st.integers(1, 4), "room")
     start = data.draw(st.integers(0, room), "start")
     budget = data.draw(st.integers(start, start + len(want) + 2), "budget")
@@ -76,3 +78,42 @@ def test_a_table_is_every_ordered_fill_whatever_room_it_starts_with(masks, data)
     else:
         assert [tuple(r[:L]) for r in rows[start:n]] == want
         assert not rows[start:n, L:].any()
+
+
+def ordered_fills(masks, total):
+    """Every ordered way to fill cells of ``masks`` with distinct digits adding up to
+    ``total``, by itertools."""
+    return [t for t in itertools.product(*[[d for d in range(1, 10) if m >> (d - 1) & 1]
+                                           for m in masks])
+            if len(set(t)) == len(t) and sum(t) == total]
+
+
+@given(st.lists(st.integers(0, 511), min_size=1, max_size=9), st.integers(-2, 50))
+@settings(max_examples=examples(400), deadline=None)
+def test_an_entrys_support_is_the_digits_its_table_puts_in_each_cell(masks, total):
+    """``entry_support`` against itertools, on any masks (empty, settled, clashing) and
+    any total: each cell keeps the digits some ordered fill puts there, and it answers
+    False exactly when no fill is left."""
+    L = len(masks)
+    fills = ordered_fills(masks, total)
+    out = np.zeros(9, np.int64)
+    ok = entry_support(0, np.array([0, L]), np.arange(L), np.array([total]),
+                       np.array(masks, np.int64), out, np.zeros(SUPPORT_SCRATCH, np.int64))
+    assert ok == bool(fills)
+    if fills:
+        assert out[:L].tolist() == [sum({1 << (t[p] - 1) for t in fills}) for p in range(L)]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(filled_puzzles())
+def test_support_masks_reach_the_tables_columns_at_the_fixpoint(case):
+    """From the start masks, ``support_masks`` ends where the model's tables are: each
+    mask is the digits every table of its cell keeps there."""
+    puzzle, _ = case
+    m = build(puzzle)
+    given_digits = puzzle.given.ravel()[m.var_cell].astype(np.int64)
+    mask = np.where(given_digits > 0, 1 << np.maximum(given_digits - 1, 0), 0x1FF)
+    var_eoff, var_ent = var_entries(m.ent_off, m.ent_var, len(m.var_cell))
+    assert support_masks(m.ent_off, m.ent_var, m.ent_sum, mask, var_eoff, var_ent,
+                         np.int64(NO_DEADLINE)) == -1
+    assert np.array_equal(mask, m.fit_mask)
