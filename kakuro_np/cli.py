@@ -144,8 +144,16 @@ def _say_when_compiling() -> None:
 
 def _compile_ahead(*names: str) -> None:
     """On an empty cache, compile these kernels in a helper process meanwhile (``ahead``)."""
-    from .engine.core import ahead
+    ahead = _every_group()
     ahead.start(*names)
+
+
+def _every_group():
+    """``ahead``, with every group of kernels declared: the engine's, and those of the
+    modules above it that declare their own (``ahead.declare``)."""
+    from . import generator, techniques  # noqa: F401  (they declare their groups)
+    from .engine.core import ahead
+    return ahead
 
 
 def _plural(n: int, word: str) -> str:
@@ -801,7 +809,7 @@ def cmd_play(args) -> int:
 def cmd_compile(args) -> int:
     """Fill the kernel cache: every kernel the solver, counts, checks and explanations may
     need, a helper process per job, a line (or a bar on a terminal) as each ends."""
-    from .engine.core import ahead
+    ahead = _every_group()
     from .dist import cores
     jobs = args.jobs or cores()
     shown = _Bar(" kernel groups")

@@ -45,6 +45,7 @@ import numpy as np
 from numba import types
 
 from .combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
+from .engine.core import ahead
 from .engine.core.codes import SOLVED
 from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns
@@ -210,7 +211,6 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     a puzzle whose ambiguity lies in several separate places find pairs of solutions
     that differ in any of them, not always in the same one."""
     from .checking import _left
-    from .engine.core import ahead
     from .engine.walk.anyorder import any_solutions
     from .solve import model
     ahead.ready(("model", "any"), deadline)
@@ -827,7 +827,6 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
     >>> bool((mine.blank == p.blank).all()), kn.count(mine, limit=2)
     (True, 1)
     """
-    from .engine.core import ahead
     from .engine.core.jit import deadline_ns
     if grade is not None and grade not in LABELS:
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
@@ -885,3 +884,18 @@ def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
             return clues_of(*made), drawn
     graded = f" {label}" if label else ""
     raise PuzzleError(f"no unique{graded} {rows}x{cols} puzzle found in {tries} layouts")
+
+
+# the generator's kernels, compiled ahead by helpers (``ahead``): a draft's, then the grade's
+ahead.declare("generate", __name__, (
+    (__name__, "fill_layout", "FILL_TYPES"),
+    ("kakuro_np.layout", "label_regions", "REGIONS_TYPES"),
+    ("kakuro_np.engine.build.jposs", "var_entries", "VAR_ENTRIES_TYPES"),
+    (__name__, "ambiguity", "AMBIGUITY_TYPES"),
+    (__name__, "free_digits", "VARIABLE_TYPES"),
+    (__name__, "set_fill_digit", "SET_DIGIT_TYPES"),
+    (__name__, "shifts", "VARIABLE_TYPES"),
+    (__name__, "lower_ambiguity", "LOWER_TYPES"),
+    (__name__, "anneal_ambiguity", "ANNEAL_TYPES")))
+ahead.declare("steer", __name__, ((__name__, "grade_cost", "GRADE_COST_TYPES"),
+                                  (__name__, "steer", "STEER_TYPES")))

@@ -34,6 +34,7 @@ import numpy as np
 from numba import types
 
 from .combos import COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL, MIN_SUM, POPCOUNT
+from .engine.core import ahead
 from .engine.core.codes import CONTRADICTION, PAUSED, SOLVED, STUCK, TIMED_OUT
 from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns, sort_ints
 
@@ -668,3 +669,7 @@ def climb(runs, mask, max_steps, top, changed_var, deadline):
     return (status, technique[:n_steps], entry[:n_steps], info[:n_steps],
             change_off[:n_steps + 1], change_var[:n_changes], change_old[:n_changes],
             change_new[:n_changes])
+
+
+# the climb, compiled ahead by a helper (``ahead``) while the command line reads the puzzle
+ahead.declare("climb", __name__, ((__name__, "climb", "CLIMB_TYPES"),))

@@ -3,6 +3,7 @@ imports a module that imports it back (directly or around a loop, at the top lev
 inside a function), and the engine's stages import one way."""
 
 import ast
+import re
 
 from conftest import ROOT
 
@@ -127,6 +128,22 @@ def test_the_engine_stages_import_one_way():
                     or ENGINE_STAGES.index(other) > ENGINE_STAGES.index(stage)):
                 upward.append(f"{name} -> {dep}")
     assert upward == [] and outside == []
+
+
+def test_the_engine_names_no_module_above_it_even_in_a_string():
+    """Not by import, nor as the dotted name ``ahead`` would import (the modules above the
+    engine declare their own groups of kernels: ``ahead.declare``)."""
+    named = []
+    for name, (path, tree) in modules().items():
+        if stage_of(name) is None:
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and re.fullmatch(r"kakuro_np\.[\w.]+", node.value)
+                    and not node.value.startswith("kakuro_np.engine")
+                    and node.value not in ENGINE_BASE):
+                named.append(f"{name}: {node.value}")
+    assert named == []
 
 
 def test_every_engine_module_has_a_stage():

@@ -30,6 +30,8 @@ ready   : a call with a time limit compiles nothing itself: ``ready(names,
           kernel's parent-death signal on Linux).
 compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
           (``kakuro-np compile``); a name waits for those ``AFTER`` names.
+declare : a module above the engine adds its own groups to ``KERNELS`` where it
+          defines their kernels (the climb of ``techniques``, the generator's).
 
 Examples
 --------
@@ -65,19 +67,10 @@ KERNELS = {
             ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
     "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
-    "climb": (("kakuro_np.techniques", "climb", "CLIMB_TYPES"),),
-    "generate": (("kakuro_np.generator", "fill_layout", "FILL_TYPES"),
-                 ("kakuro_np.layout", "label_regions", "REGIONS_TYPES"),
-                 ("kakuro_np.engine.build.jposs", "var_entries", "VAR_ENTRIES_TYPES"),
-                 ("kakuro_np.generator", "ambiguity", "AMBIGUITY_TYPES"),
-                 ("kakuro_np.generator", "free_digits", "VARIABLE_TYPES"),
-                 ("kakuro_np.generator", "set_fill_digit", "SET_DIGIT_TYPES"),
-                 ("kakuro_np.generator", "shifts", "VARIABLE_TYPES"),
-                 ("kakuro_np.generator", "lower_ambiguity", "LOWER_TYPES"),
-                 ("kakuro_np.generator", "anneal_ambiguity", "ANNEAL_TYPES")),
-    "steer": (("kakuro_np.generator", "grade_cost", "GRADE_COST_TYPES"),
-              ("kakuro_np.generator", "steer", "STEER_TYPES")),
 }
+#: name -> the module above the engine that declared it (``declare``; the explanations'
+#: climb, the generator's groups): a helper imports it first.
+DECLARED_IN: dict[str, str] = {}
 #: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
 #: so that it loads those from the cache instead of compiling them twice at once.
 AFTER = {"search": ("model",), "fanouts": ("search",), "any": ("count", "hunt"),
@@ -94,6 +87,18 @@ _owner: dict[str, int] = {}
 _on_wait = []
 #: The names ``cached`` found in the cache (or compiled) in this process: they stay so.
 _CACHED: set[str] = set()
+
+
+def declare(name: str, module: str, kernels: tuple, after: tuple = ()) -> None:
+    """A group of kernels declared by the module above the engine that defines them
+    (``module``, its ``__name__``): ``kernels`` as ``KERNELS`` lists them, ``after`` the
+    groups whose kernels they call. The engine names no module above it: a helper is
+    told which module to import (``_helper``), and ``compile_all`` compiles the groups
+    of the modules imported so far."""
+    KERNELS[name] = tuple(kernels)
+    DECLARED_IN[name] = module
+    if after:
+        AFTER[name] = tuple(after)
 
 
 def when_waiting(say) -> None:
@@ -183,7 +188,8 @@ def _helper(*names: str, background: bool = False) -> subprocess.Popen:
     ``background`` one (started for a call, while the essay may answer it) runs at a
     lower priority (``BACKGROUND_NICE``), so that on a busy machine the essay's answer
     comes first."""
-    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *names],
+    imports = sorted({f"--import={DECLARED_IN[name]}" for name in names if name in DECLARED_IN})
+    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *imports, *names],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL,
                             preexec_fn=_in_background if background else _die_with_parent)
@@ -340,8 +346,13 @@ def compile_all(jobs: int = 2, said=None) -> float:
 
 
 def main(argv=None) -> int:
-    """The helper: compile the named kernels for their types (numba saves them in the cache)."""
-    for name in (sys.argv[1:] if argv is None else argv):
+    """The helper: compile the named kernels for their types (numba saves them in the cache),
+    after importing each module named by ``--import=MODULE`` (where they are declared)."""
+    args = sys.argv[1:] if argv is None else argv
+    for arg in args:
+        if arg.startswith("--import=kakuro_np."):           # the package's own modules only
+            importlib.import_module(arg.split("=", 1)[1])
+    for name in (arg for arg in args if not arg.startswith("--import=")):
         for kernel, types in kernels_of(name):
             kernel.compile(types)
     return 0

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np import turns
-from kakuro_np import solve
+from kakuro_np import generator, solve, techniques, turns  # noqa: F401  (declare groups)
 from kakuro_np.engine.core import ahead, policy
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from conftest import PUZZLES, ROOT
