@@ -173,13 +173,16 @@ def measured(call) -> tuple:
     the work, however loaded the machine), its peak of traced memory (a second call,
     traced), and what it returned or raised (a PuzzleError)."""
     def timed():
-        gc.collect()
-        started = time.thread_time()
+        gc.freeze()             # the objects of earlier tests: no collection walks them
         try:
-            outcome = call()
-        except kn.PuzzleError as e:
-            outcome = e
-        return time.thread_time() - started, outcome
+            started = time.thread_time()
+            try:
+                outcome = call()
+            except kn.PuzzleError as e:
+                outcome = e
+            return time.thread_time() - started, outcome
+        finally:
+            gc.unfreeze()
     seconds, outcome = timed()
     tracemalloc.start()
     try:
