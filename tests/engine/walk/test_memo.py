@@ -233,7 +233,7 @@ def test_each_piece_holds_its_count_past_int64_too(case):
     assert m.status == 0                        # clued from a fill: it has a solution
     counts, _, _, _, wides = count_split(m.root(), np.arange(len(m.tab_off) - 1),
                                          np.int64(NO_LIMIT), np.int64(NO_DEADLINE),
-                                         new_memo(2, 40), np.array([NODES, 0]), NO_RANKS)
+                                         new_memo(2, 40), np.array([NODES // 8, 0]), NO_RANKS)
     assume(not (counts == OUT_OF_NODES).any())   # a dense grid whose tiny memo thrashes
     assert [wide_value(w) for w in wides[:len(counts)]] == counts.tolist()
 
