@@ -380,11 +380,11 @@ def _subset_words():
     """WITHOUT[j, w]: word ``w`` of the 512-bit set of the digit sets (of 9 digits) that
     lack digit ``j``: bit ``i`` of word ``w`` set when set ``64 w + i`` lacks bit ``j``."""
     index = np.arange(512).reshape(8, 64)
-    out = np.zeros((9, 8), np.int64)
+    out = np.zeros((9, 8), np.uint64)
     for j in range(9):
         lacks = (index >> j) & 1 == 0
         out[j] = (lacks.astype(np.uint64) << np.arange(64, dtype=np.uint64)).sum(
-            axis=1, dtype=np.uint64).view(np.int64)
+            axis=1, dtype=np.uint64)
     return out
 
 
@@ -398,20 +398,19 @@ def _sum_words():
     for s in range(512):
         digits = [d + 1 for d in range(9) if s >> d & 1]
         out[len(digits), sum(digits), s >> 6] |= np.uint64(1) << np.uint64(s & 63)
-    return out.view(np.int64)
+    return out
 
 
 #: SUM_WORDS[L, t]: the digit sets of ``L`` digits adding up to ``t``, as 8 words.
 SUM_WORDS = _sum_words()
-#: ``entry_support``'s scratch: the layers (8 words each), the sets of the layer after
-#: the one walked back that reach the end, the open cells' masks, their places in the
-#: entry and the digits found for them.
-LAYERS, BELOW, CELLS, OPEN, FOUND = 0, 80, 88, 97, 106
-SUPPORT_SCRATCH = 115
+#: ``entry_support``'s scratch: the open cells' masks, their places in the entry and the
+#: digits found for them.
+CELLS, OPEN, FOUND = 0, 9, 18
+SUPPORT_SCRATCH = 27
 
 
 @kernel
-def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work):
+def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
     """Entry ``k``'s cells narrowed to the digits some row of its table uses: ``out[p]``
     gets the digits of cell ``p`` that some way to fill the entry from the masks puts
     there (what ``force`` keeps of a table's column, found without its rows).
@@ -419,7 +418,8 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work):
     A cell down to one digit is settled. The open cells: one takes what is left of
     the sum; two, the digits whose partner the other allows (``PARTNERS``); three,
     each first digit, then the pairs; more, ``sets_support``. ``work`` is
-    SUPPORT_SCRATCH int64. Returns False when a cell is left empty.
+    SUPPORT_SCRATCH int64, ``layers`` ``sets_support``'s. Returns False when a cell is
+    left empty.
     """
     a = ent_off[k]
     L = ent_off[k + 1] - a
@@ -469,7 +469,7 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work):
                 work[found + 1] |= second
                 work[found + 2] |= m2 & ~low & PARTNERS[t, second]
     else:
-        sets_support(n, total, work)
+        sets_support(n, total, work, layers)
     for q in range(n):
         if work[found + q] == 0:
             return False
@@ -478,67 +478,84 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work):
 
 
 @kernel
-def sets_support(n, total, work):
+def sets_support(n, total, work, layers):
     """``entry_support`` for ``n`` open cells of masks ``work[CELLS:CELLS + n]`` adding up
     to ``total``: the digits each can take, in ``work[FOUND:FOUND + n]``.
 
     Layer ``q`` is the set of the digit sets that can fill the first ``q`` cells, a
     bit set over the 512 digit sets in 8 words of 64 bits (set ``s`` is bit
-    ``s % 64`` of word ``s // 64``); layer ``q + 1`` is layer ``q`` grown by each
-    digit cell ``q`` allows, a shift of the sets that lack it. The last layer's
-    sets of the sum (``SUM_WORDS``) are those that reach the end; back from them,
-    digit ``d`` stays in cell ``q`` when a set of layer ``q`` lacking it, grown by
-    it, reaches the end, and those sets reach it in turn.
+    ``s % 64`` of word ``s // 64``; ``layers[q]``, a (10, 8) uint64 scratch); layer
+    ``q + 1`` is layer ``q`` grown by each digit cell ``q`` allows: a shift of the
+    sets that lack it, within each word for 1-6, from word to word for 7-9. The last
+    layer's sets of the sum (``SUM_WORDS``) are those that reach the end; back from
+    them, digit ``d`` stays in cell ``q`` when a set of layer ``q`` lacking it, grown
+    by it, reaches the end, and those sets reach it in turn. The eight words are
+    eight locals, which numba keeps in registers.
     """
-    for w in range(8):                          # layer 0: the empty set alone
-        work[LAYERS + w] = 0
-    work[LAYERS] = 1
+    z = np.uint64(0)
+    f0, f1, f2, f3, f4, f5, f6, f7 = np.uint64(1), z, z, z, z, z, z, z   # the empty set
     for q in range(n):                          # forward: layer q + 1 from layer q
-        now, nxt = LAYERS + 8 * q, LAYERS + 8 * (q + 1)
-        for w in range(8):
-            work[nxt + w] = 0
+        layers[q, 0], layers[q, 1], layers[q, 2], layers[q, 3] = f0, f1, f2, f3
+        layers[q, 4], layers[q, 5], layers[q, 6], layers[q, 7] = f4, f5, f6, f7
+        g0, g1, g2, g3, g4, g5, g6, g7 = z, z, z, z, z, z, z, z
         m = work[CELLS + q]
         while m:
             j = LOWEST_DIGIT[m & -m] - 1
             m &= m - 1
             if j < 6:
-                for w in range(8):
-                    work[nxt + w] |= (work[now + w] & WITHOUT[j, w]) << (1 << j)
-            else:
-                o = 1 << (j - 6)
-                for w in range(o, 8):
-                    work[nxt + w] |= work[now + w - o] & WITHOUT[j, w - o]
-    below = BELOW                               # the sets of layer q + 1 that reach the end
-    last = LAYERS + 8 * n
-    for w in range(8):
-        work[below + w] = work[last + w] & SUM_WORDS[n, total, w]
+                t = np.uint64(1 << j)
+                g0 |= (f0 & WITHOUT[j, 0]) << t
+                g1 |= (f1 & WITHOUT[j, 1]) << t
+                g2 |= (f2 & WITHOUT[j, 2]) << t
+                g3 |= (f3 & WITHOUT[j, 3]) << t
+                g4 |= (f4 & WITHOUT[j, 4]) << t
+                g5 |= (f5 & WITHOUT[j, 5]) << t
+                g6 |= (f6 & WITHOUT[j, 6]) << t
+                g7 |= (f7 & WITHOUT[j, 7]) << t
+            elif j == 6:                        # 7: word w to word w + 1 (w even)
+                g1, g3, g5, g7 = g1 | f0, g3 | f2, g5 | f4, g7 | f6
+            elif j == 7:                        # 8: word w to word w + 2
+                g2, g3, g6, g7 = g2 | f0, g3 | f1, g6 | f4, g7 | f5
+            else:                               # 9: word w to word w + 4
+                g4, g5, g6, g7 = g4 | f0, g5 | f1, g6 | f2, g7 | f3
+        f0, f1, f2, f3, f4, f5, f6, f7 = g0, g1, g2, g3, g4, g5, g6, g7
+    # the sets of layer q + 1 that reach the end: at first, the last layer's of the sum
+    b0, b1 = f0 & SUM_WORDS[n, total, 0], f1 & SUM_WORDS[n, total, 1]
+    b2, b3 = f2 & SUM_WORDS[n, total, 2], f3 & SUM_WORDS[n, total, 3]
+    b4, b5 = f4 & SUM_WORDS[n, total, 4], f5 & SUM_WORDS[n, total, 5]
+    b6, b7 = f6 & SUM_WORDS[n, total, 6], f7 & SUM_WORDS[n, total, 7]
     for q in range(n - 1, -1, -1):              # backward: the steps that reach the end
-        now = LAYERS + 8 * q
-        for w in range(8):
-            work[last + w] = 0
+        h0, h1, h2, h3 = layers[q, 0], layers[q, 1], layers[q, 2], layers[q, 3]
+        h4, h5, h6, h7 = layers[q, 4], layers[q, 5], layers[q, 6], layers[q, 7]
+        r0, r1, r2, r3, r4, r5, r6, r7 = z, z, z, z, z, z, z, z
         m = work[CELLS + q]
-        work[FOUND + q] = 0
+        kept = 0
         while m:
             low = m & -m
             m ^= low
             j = LOWEST_DIGIT[low] - 1
-            hit = 0
-            if j < 6:
-                for w in range(8):
-                    back = ((work[below + w] & ~WITHOUT[j, w]) >> (1 << j)
-                            & WITHOUT[j, w] & work[now + w])
-                    work[last + w] |= back
-                    hit |= back
+            if j < 6:                           # the sets S lacking j with S + j below
+                t = np.uint64(1 << j)
+                c0 = (b0 & ~WITHOUT[j, 0]) >> t & h0
+                c1 = (b1 & ~WITHOUT[j, 1]) >> t & h1
+                c2 = (b2 & ~WITHOUT[j, 2]) >> t & h2
+                c3 = (b3 & ~WITHOUT[j, 3]) >> t & h3
+                c4 = (b4 & ~WITHOUT[j, 4]) >> t & h4
+                c5 = (b5 & ~WITHOUT[j, 5]) >> t & h5
+                c6 = (b6 & ~WITHOUT[j, 6]) >> t & h6
+                c7 = (b7 & ~WITHOUT[j, 7]) >> t & h7
+            elif j == 6:
+                c0, c1, c2, c3, c4, c5, c6, c7 = b1 & h0, z, b3 & h2, z, b5 & h4, z, b7 & h6, z
+            elif j == 7:
+                c0, c1, c2, c3, c4, c5, c6, c7 = b2 & h0, b3 & h1, z, z, b6 & h4, b7 & h5, z, z
             else:
-                o = 1 << (j - 6)
-                for w in range(8 - o):
-                    back = work[below + w + o] & work[now + w] & WITHOUT[j, w]
-                    work[last + w] |= back
-                    hit |= back
-            if hit:
-                work[FOUND + q] |= low
-        for w in range(8):
-            work[below + w] = work[last + w]
+                c0, c1, c2, c3, c4, c5, c6, c7 = b4 & h0, b5 & h1, b6 & h2, b7 & h3, z, z, z, z
+            if c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7:
+                kept |= low
+                r0, r1, r2, r3 = r0 | c0, r1 | c1, r2 | c2, r3 | c3
+                r4, r5, r6, r7 = r4 | c4, r5 | c5, r6 | c6, r7 | c7
+        work[FOUND + q] = kept
+        b0, b1, b2, b3, b4, b5, b6, b7 = r0, r1, r2, r3, r4, r5, r6, r7
 
 
 @kernel
@@ -553,21 +570,22 @@ def support_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline):
     long, in_long, long_state = new_queue(E)
     return support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
                           (short, in_short, short_state, long, in_long, long_state,
-                           np.zeros(9, np.int64), np.zeros(SUPPORT_SCRATCH, np.int64)))
+                           np.zeros(9, np.int64), np.zeros(SUPPORT_SCRATCH, np.int64),
+                           np.zeros((10, 8), np.uint64)))
 
 
 @kernel
 def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline, work):
     """``support_masks`` with its two (empty) queues, a row of 9 and ``entry_support``'s
     scratch: ``work`` is ``(short, in_short, short_state, long, in_long, long_state, out,
-    scratch)``. Entries of up to three cells go first: they are the cheapest, and
+    scratch, layers)``. Entries of up to three cells go first: they are the cheapest, and
     what they narrow makes the longer ones cheap."""
     ent_off, ent_var = borrow(ent_off), borrow(ent_var)
     ent_sum, mask = borrow(ent_sum), borrow(mask)
     var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
     short, in_short, short_state = borrow(work[0]), borrow(work[1]), borrow(work[2])
     long, in_long, long_state = borrow(work[3]), borrow(work[4]), borrow(work[5])
-    out, scratch = borrow(work[6]), borrow(work[7])
+    out, scratch, layers = borrow(work[6]), borrow(work[7]), borrow(work[8])
     for k in range(ent_sum.shape[0]):
         if ent_off[k + 1] - ent_off[k] <= 3:
             enqueue(short, in_short, short_state, k)
@@ -582,7 +600,7 @@ def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
             k = dequeue(short, in_short, short_state)
         else:
             k = dequeue(long, in_long, long_state)
-        if not entry_support(k, ent_off, ent_var, ent_sum, mask, out, scratch):
+        if not entry_support(k, ent_off, ent_var, ent_sum, mask, out, scratch, layers):
             return k
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):

@@ -124,7 +124,8 @@ def test_an_entrys_support_is_the_digits_its_table_puts_in_each_cell(masks, tota
                         if fills else None)
     out = np.zeros(9, np.int64)
     ok = entry_support(0, np.array([0, L]), np.arange(L), np.array([total]),
-                       np.array(masks, np.int64), out, np.zeros(SUPPORT_SCRATCH, np.int64))
+                       np.array(masks, np.int64), out, np.zeros(SUPPORT_SCRATCH, np.int64),
+                       np.zeros((10, 8), np.uint64))
     assert ok == (want is not None)
     if ok:
         assert out[:L].tolist() == want
