@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: demo test test-all chromium bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
 
