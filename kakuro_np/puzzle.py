@@ -248,6 +248,13 @@ def check_run_lengths(blank, place=None) -> None:
 def _first_long_run(grid) -> tuple:
     """``((i, j), n)``: the first run of ``grid``'s rows (row-major) longer than ``MAX_RUN``,
     its first cell and length, or ``(None, 0)``."""
+    rows, width = grid.shape
+    if width <= MAX_RUN:
+        return None, 0
+    ends = np.zeros((rows, width + 1), np.uint8)      # a 0 after each row: runs end there
+    ends[:, :width] = grid
+    if b"\x01" * (MAX_RUN + 1) not in ends.tobytes():   # the usual case, found at C speed
+        return None, 0
     edges = np.diff(np.pad(grid, ((0, 0), (1, 1))).view(np.int8), axis=1)
     starts = np.argwhere(edges == 1)                   # row-major, as the ends are
     lengths = np.flatnonzero((edges == -1).ravel()) % edges.shape[1] - starts[:, 1]
