@@ -64,24 +64,28 @@ class Puzzle:
                 raise PuzzleError(f"{name} must hold whole numbers, not {value.dtype}")
             arrays[name] = value
         for name in ("down", "across"):
-            bad = np.argwhere((arrays[name] < 0) | (arrays[name] > 45))
-            if bad.size:
-                r, c = (int(i) for i in bad[0])
+            out = (arrays[name] < 0) | (arrays[name] > 45)
+            if out.any():                   # (``any`` first: the usual puzzle is quick)
+                r, c = (int(i) for i in np.argwhere(out)[0])
                 raise PuzzleError(f"{name} sum {shown(arrays[name][r, c])} is outside 1-45",
                                   cell=(r, c))
         down = arrays["down"].astype(np.int16)
         across = arrays["across"].astype(np.int16)
         given_arr = arrays["given"]
-        bad = np.argwhere(blank & ((down != 0) | (across != 0)))
-        if bad.size:
-            raise PuzzleError("a blank cell cannot hold a clue", cell=tuple(int(i) for i in bad[0]))
-        bad = np.argwhere((given_arr != 0) & ~blank)
-        if bad.size:
-            raise PuzzleError("a given digit must sit in a blank cell", cell=tuple(int(i) for i in bad[0]))
-        bad = np.argwhere((given_arr < 0) | (given_arr > 9))
-        if bad.size:
-            r, c = (int(i) for i in bad[0])
-            raise PuzzleError(f"given digit {shown(given_arr[r, c])} is not 1-9", cell=(r, c))
+        bad = blank & ((down != 0) | (across != 0))
+        if bad.any():
+            raise PuzzleError("a blank cell cannot hold a clue",
+                              cell=tuple(int(i) for i in np.argwhere(bad)[0]))
+        if given is not None:               # none given: nothing to check
+            bad = (given_arr != 0) & ~blank
+            if bad.any():
+                raise PuzzleError("a given digit must sit in a blank cell",
+                                  cell=tuple(int(i) for i in np.argwhere(bad)[0]))
+            bad = (given_arr < 0) | (given_arr > 9)
+            if bad.any():
+                r, c = (int(i) for i in np.argwhere(bad)[0])
+                raise PuzzleError(f"given digit {shown(given_arr[r, c])} is not 1-9",
+                                  cell=(r, c))
         for name, value in (("blank", blank), ("down", down), ("across", across),
                             ("given", given_arr.astype(np.int8))):
             value = np.array(value, order="C")  # own, C-ordered copy (as the kernels take)
