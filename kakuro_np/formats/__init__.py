@@ -321,10 +321,15 @@ def detect(text: str) -> str:
 
 def _detect(text: str) -> str:
     """``detect`` for text already decoded."""
-    lines = _Lines(text)
-    if (top := lines.get(0)) is None:
-        raise _no_puzzle()
-    n, line = top
+    lines = None
+    if text[:1].isascii() and text[:1].isprintable() and text[:1] not in " #":
+        end = text.find("\n")                   # the first line is the first content line:
+        n, line = 1, text if end < 0 else text[:end]  # no need to scan the text for it
+    else:
+        lines = _Lines(text)
+        if (top := lines.get(0)) is None:
+            raise _no_puzzle()
+        n, line = top
     first = line.strip()
     if looks_like_url(first):
         return "puzzlink"
@@ -336,7 +341,7 @@ def _detect(text: str) -> str:
         return "pipe"
     header = _header_fields(line)
     if header:
-        later = (lines.get(1) or (0, ""))[1]
+        later = ((lines or _Lines(text)).get(1) or (0, ""))[1]
         return "backslash" if len(header) == 3 or _looks_backslash(later) else "comma"
     if _looks_backslash(line):
         return "backslash"
