@@ -35,19 +35,12 @@ def cell_tokens(puzzle, blank: str, inactive: str, clue, digits=None) -> list:
     [['x', '3 0'], ['0 3', '_']]
     """
     digits = puzzle.given if digits is None else np.asarray(digits)
-    rows = []
-    for r in range(puzzle.shape[0]):
-        row = []
-        for c in range(puzzle.shape[1]):
-            down, across = int(puzzle.down[r, c]), int(puzzle.across[r, c])
-            if puzzle.blank[r, c]:
-                row.append(str(int(digits[r, c]) or blank))
-            elif down or across:
-                row.append(clue(down, across))
-            else:
-                row.append(inactive)
-        rows.append(row)
-    return rows
+    # the arrays as lists first: a numpy scalar read per cell costs ten times a list's
+    return [[(str(int(digit)) if digit else blank) if is_blank else
+             (clue(down, across) if down or across else inactive)
+             for is_blank, down, across, digit in zip(*row)]
+            for row in zip(puzzle.blank.tolist(), puzzle.down.tolist(), puzzle.across.tolist(),
+                           digits.tolist())]
 
 
 def backslash_clue(down: int, across: int) -> str:
