@@ -168,8 +168,23 @@ class Puzzle:
         return ~self.blank & (self.down == 0) & (self.across == 0)
 
     def with_given(self, given) -> "Puzzle":
-        """The same grid with other given digits."""
-        return Puzzle(self.blank, self.down, self.across, given)
+        """The same grid with other given digits (its arrays shared: a Puzzle is immutable).
+
+        >>> p = Puzzle.from_rows([["x", (3, 0)], [(0, 3), "_"]])
+        >>> p.with_given([[0, 0], [0, 3]]).given.tolist(), p.with_given(p.given) == p
+        ([[0, 0], [0, 3]], True)
+        """
+        given = np.zeros(self.shape, np.int8) if given is None else np.asarray(given)
+        if (given.shape != self.shape or not np.issubdtype(given.dtype, np.integer)
+                or ((given != 0) & ~self.blank).any() or ((given < 0) | (given > 9)).any()):
+            return Puzzle(self.blank, self.down, self.across, given)   # it says what is wrong
+        new = object.__new__(Puzzle)
+        for name in ("blank", "down", "across"):
+            object.__setattr__(new, name, getattr(self, name))
+        given = np.array(given, np.int8, order="C")
+        given.flags.writeable = False
+        object.__setattr__(new, "given", given)
+        return new
 
     def __eq__(self, other):
         if not isinstance(other, Puzzle):
