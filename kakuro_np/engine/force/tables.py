@@ -58,4 +58,6 @@ def build_forced_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
             if n_rows < 0:
                 return empty, none, OVER_BUDGET, -1
         tab_off[k + 1] = n_rows
+    if rows.shape[0] - n_rows > 4096:           # the room grown past the rows: let it go
+        return rows[:n_rows].copy(), tab_off, OK, -1
     return rows[:n_rows], tab_off, OK, -1
