@@ -352,8 +352,11 @@ def main(argv=None) -> int:
     for arg in args:
         if arg.startswith("--import=kakuro_np."):           # the package's own modules only
             importlib.import_module(arg.split("=", 1)[1])
+    # run as ``-m``, this file is ``__main__``: the modules declared their groups in the
+    # package's own ``ahead``
+    registry = importlib.import_module("kakuro_np.engine.core.ahead")
     for name in (arg for arg in args if not arg.startswith("--import=")):
-        for kernel, types in kernels_of(name):
+        for kernel, types in registry.kernels_of(name):
             kernel.compile(types)
     return 0
 

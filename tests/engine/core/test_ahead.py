@@ -133,6 +133,16 @@ def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch
     ahead.stop_all()
 
 
+def test_a_helper_compiles_a_group_a_module_above_the_engine_declares():
+    """Run as ``-m``, the helper's file is ``__main__``, apart from the ``ahead`` the
+    declaring module fills: it still finds the group (``kakuro-np compile`` failed so)."""
+    assert ahead.DECLARED_IN["climb"] == "kakuro_np.techniques"
+    done = subprocess.run([sys.executable, "-m", "kakuro_np.engine.core.ahead",
+                           "--import=kakuro_np.techniques", "climb"], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.slow
 def test_the_helper_fills_an_empty_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
