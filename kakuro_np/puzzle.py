@@ -77,20 +77,10 @@ class Puzzle:
             raise PuzzleError("a blank cell cannot hold a clue",
                               cell=tuple(int(i) for i in np.argwhere(bad)[0]))
         if given is not None:               # none given: nothing to check
-            bad = (given_arr != 0) & ~blank
-            if bad.any():
-                raise PuzzleError("a given digit must sit in a blank cell",
-                                  cell=tuple(int(i) for i in np.argwhere(bad)[0]))
-            bad = (given_arr < 0) | (given_arr > 9)
-            if bad.any():
-                r, c = (int(i) for i in np.argwhere(bad)[0])
-                raise PuzzleError(f"given digit {shown(given_arr[r, c])} is not 1-9",
-                                  cell=(r, c))
+            _check_given(blank, given_arr)
         for name, value in (("blank", blank), ("down", down), ("across", across),
                             ("given", given_arr.astype(np.int8))):
-            value = np.array(value, order="C")  # own, C-ordered copy (as the kernels take)
-            value.flags.writeable = False
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, _frozen(value))
 
     def __setattr__(self, name, value):
         raise AttributeError("Puzzle is immutable; build a new one")
@@ -175,15 +165,13 @@ class Puzzle:
         ([[0, 0], [0, 3]], True)
         """
         given = np.zeros(self.shape, np.int8) if given is None else np.asarray(given)
-        if (given.shape != self.shape or not np.issubdtype(given.dtype, np.integer)
-                or ((given != 0) & ~self.blank).any() or ((given < 0) | (given > 9)).any()):
+        if given.shape != self.shape or not np.issubdtype(given.dtype, np.integer):
             return Puzzle(self.blank, self.down, self.across, given)   # it says what is wrong
+        _check_given(self.blank, given)
         new = object.__new__(Puzzle)
         for name in ("blank", "down", "across"):
             object.__setattr__(new, name, getattr(self, name))
-        given = np.array(given, np.int8, order="C")
-        given.flags.writeable = False
-        object.__setattr__(new, "given", given)
+        object.__setattr__(new, "given", _frozen(given.astype(np.int8)))
         return new
 
     def __eq__(self, other):
@@ -262,6 +250,26 @@ def check_run_lengths(blank, place=None) -> None:
         raise PuzzleError(f"{said} is {length} cells long, longer than {MAX_RUN}, so it "
                           "cannot hold distinct digits", cell=cell,
                           **(place(*cell) if place else {}))
+
+
+def _check_given(blank, given) -> None:
+    """A PuzzleError naming the first cell of ``given`` (whole numbers, ``blank``'s shape)
+    whose digit is off a blank cell or not 1-9 (``Puzzle`` and ``with_given`` check so)."""
+    bad = (given != 0) & ~blank
+    if bad.any():                           # (``any`` first: the usual puzzle is quick)
+        raise PuzzleError("a given digit must sit in a blank cell",
+                          cell=tuple(int(i) for i in np.argwhere(bad)[0]))
+    bad = (given < 0) | (given > 9)
+    if bad.any():
+        r, c = (int(i) for i in np.argwhere(bad)[0])
+        raise PuzzleError(f"given digit {shown(given[r, c])} is not 1-9", cell=(r, c))
+
+
+def _frozen(value) -> np.ndarray:
+    """A Puzzle's own copy of ``value``: C-ordered (as the kernels take it), read only."""
+    value = np.array(value, order="C")
+    value.flags.writeable = False
+    return value
 
 
 def _first_long_run(grid) -> tuple:
