@@ -169,9 +169,7 @@ def _compile_the_batchs_kernels():
     from kakuro_np.engine.core import ahead
     from kakuro_np.solve import kakuro_kernels
     from kakuro_np.turns import count_kernels
-    for name in ("model", *count_kernels(None), *kakuro_kernels(batch.KEEP, "any")):
-        for kernel, types in ahead.kernels_of(name):
-            kernel.compile(types)
+    ahead.main(["model", *count_kernels(None), *kakuro_kernels(batch.KEEP, "any")])
 
 
 @pytest.fixture(scope="module")
