@@ -468,6 +468,57 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
                 work[found] |= low
                 work[found + 1] |= second
                 work[found + 2] |= m2 & ~low & PARTNERS[t, second]
+    elif n == 4 and few_outside(work, n):      # each first two digits, then a pair
+        m0, m1, m2, m3 = work[CELLS], work[CELLS + 1], work[CELLS + 2], work[CELLS + 3]
+        f0, f1, f2, f3 = 0, 0, 0, 0
+        rest0 = m0
+        while rest0:
+            low0 = rest0 & -rest0
+            rest0 ^= low0
+            rest1 = m1 & ~low0
+            while rest1:
+                low1 = rest1 & -rest1
+                rest1 ^= low1
+                t = total - LOWEST_DIGIT[low0] - LOWEST_DIGIT[low1]
+                if t > 17 or t < 3:
+                    continue
+                both = low0 | low1
+                second = m2 & ~both & PARTNERS[t, m3 & ~both]
+                if second:
+                    f0 |= low0
+                    f1 |= low1
+                    f2 |= second
+                    f3 |= m3 & ~both & PARTNERS[t, second]
+        work[found], work[found + 1], work[found + 2], work[found + 3] = f0, f1, f2, f3
+    elif n == 5 and few_outside(work, n):      # each first three digits, then a pair
+        m0, m1, m2, m3, m4 = (work[CELLS], work[CELLS + 1], work[CELLS + 2], work[CELLS + 3],
+                              work[CELLS + 4])
+        f0, f1, f2, f3, f4 = 0, 0, 0, 0, 0
+        rest0 = m0
+        while rest0:
+            low0 = rest0 & -rest0
+            rest0 ^= low0
+            rest1 = m1 & ~low0
+            while rest1:
+                low1 = rest1 & -rest1
+                rest1 ^= low1
+                rest2 = m2 & ~(low0 | low1)
+                while rest2:
+                    low2 = rest2 & -rest2
+                    rest2 ^= low2
+                    t = total - LOWEST_DIGIT[low0] - LOWEST_DIGIT[low1] - LOWEST_DIGIT[low2]
+                    if t > 17 or t < 3:
+                        continue
+                    used = low0 | low1 | low2
+                    second = m3 & ~used & PARTNERS[t, m4 & ~used]
+                    if second:
+                        f0 |= low0
+                        f1 |= low1
+                        f2 |= low2
+                        f3 |= second
+                        f4 |= m4 & ~used & PARTNERS[t, second]
+        work[found], work[found + 1], work[found + 2] = f0, f1, f2
+        work[found + 3], work[found + 4] = f3, f4
     else:
         sets_support(n, total, work, layers)
     for q in range(n):
@@ -475,6 +526,28 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
             return False
         out[work[OPEN + q]] = work[found + q]
     return True
+
+
+#: ``few_outside``: the most ways to fill the cells outside the last pair (the product of
+#: their digit counts) for which ``entry_support`` walks them rather than ``sets_support``.
+MOST_OUTSIDE = 125
+
+
+@kernel
+def few_outside(work, n):
+    """Sort ``entry_support``'s ``n`` open cells (``work``'s masks and places) by their
+    digit counts, fewest first; True when the cells but the last two have at most
+    MOST_OUTSIDE ways to be filled, so that walking them beats ``sets_support``."""
+    for q in range(1, n):
+        r = q
+        while r > 0 and POPCOUNT[work[CELLS + r]] < POPCOUNT[work[CELLS + r - 1]]:
+            work[CELLS + r], work[CELLS + r - 1] = work[CELLS + r - 1], work[CELLS + r]
+            work[OPEN + r], work[OPEN + r - 1] = work[OPEN + r - 1], work[OPEN + r]
+            r -= 1
+    ways = 1
+    for q in range(n - 2):
+        ways *= POPCOUNT[work[CELLS + q]]
+    return ways <= MOST_OUTSIDE
 
 
 @kernel

@@ -131,6 +131,31 @@ def test_an_entrys_support_is_the_digits_its_table_puts_in_each_cell(masks, tota
         assert out[:L].tolist() == want
 
 
+@st.composite
+def masks_around_a_fill(draw):
+    """``(masks, total)`` of an entry some fill fits: distinct digits, each cell's mask
+    holding its digit and any others (four and five open cells walk their first cells,
+    more or wide masks take ``sets_support``)."""
+    fill = draw(st.permutations(range(1, 10)))[:draw(st.integers(1, 9))]
+    masks = [1 << (d - 1) | draw(st.integers(0, 511)) & draw(st.integers(0, 511))
+             for d in fill]
+    return masks, sum(fill)
+
+
+@given(masks_around_a_fill())
+@settings(max_examples=examples(400), deadline=None)
+def test_an_entry_a_fill_fits_keeps_the_digits_its_fills_use(case):
+    """On masks some fill fits, ``entry_support`` keeps that fill's digits and agrees
+    with the Python sets."""
+    masks, total = case
+    L = len(masks)
+    out = np.zeros(9, np.int64)
+    assert entry_support(0, np.array([0, L]), np.arange(L), np.array([total]),
+                         np.array(masks, np.int64), out, np.zeros(SUPPORT_SCRATCH, np.int64),
+                         np.zeros((10, 8), np.uint64))
+    assert out[:L].tolist() == fill_support(masks, total)
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(filled_puzzles())
 def test_support_masks_reach_the_tables_columns_at_the_fixpoint(case):
