@@ -4,7 +4,8 @@ Each round starts one worker process per checkout (its own numba cache, warmed u
 first): it times ``kn.kakuro(p)`` (every solution) over the published set in one loop,
 best of ``--repeat`` loops, each puzzle's best call, and single calls on small puzzles
 (best of ``--calls``), asked again of one ``Puzzle`` (whose model is kept) and of a new
-``Puzzle`` each call (copies made beforehand); the puzzles are read beforehand. Rounds
+``Puzzle`` each call (copies made beforehand), and ``solve_many`` of 1,000 published
+puzzles in this process; the puzzles are read beforehand. Rounds
 alternate the checkouts, so a busy machine slows both alike; the table gives the median
 of the rounds and the ratio after / before.
 
@@ -71,6 +72,7 @@ def worker(repeat: int, calls: int) -> dict:
         loops.append(time.perf_counter() - started)
     out = {"published_us": min(loops) / len(published) * 1e6,
            "slowest_us": max(slowest) * 1e6, "calls": {}}
+    out["many_per_s"] = many_per_second(kn, published, repeat)
     for name, p in small:
         again = new = float("inf")
         for _ in range(5):
@@ -86,6 +88,24 @@ def worker(repeat: int, calls: int) -> dict:
         out["calls"][f"{name}, asked again"] = again * 1e6
         out["calls"][f"{name}, a new Puzzle"] = new * 1e6
     return out
+
+
+def many_per_second(kn, published, repeat) -> float:
+    """Puzzles a second of ``kn.solve_many(workers=1)`` over 1,000 published puzzles (the
+    set twice, new Puzzles each loop, read beforehand), the best of ``repeat`` loops."""
+    try:                                               # the collection's kernel, if any
+        from kakuro_np.engine.core import ahead
+        ahead.main(["many"])
+    except Exception:
+        pass
+    kn.solve_many([fresh_copy(p) for p in published[:20]], workers=1)
+    best = float("inf")
+    for _ in range(repeat):
+        fresh = [fresh_copy(p) for p in (published * 2)[:1000]]
+        started = time.perf_counter()
+        kn.solve_many(fresh, workers=1)
+        best = min(best, time.perf_counter() - started)
+    return 1000 / best
 
 
 def run_worker(tree: str, repeat: int, calls: int) -> dict:
@@ -116,7 +136,8 @@ def main():
         return statistics.median(values)
 
     rows = [("published, every solution, one loop (µs a puzzle)", "published_us", None),
-            ("published, the slowest puzzle (µs)", "slowest_us", None)]
+            ("published, the slowest puzzle (µs)", "slowest_us", None),
+            ("`solve_many`, 1,000 published, one process (puzzles/s)", "many_per_s", None)]
     rows += [(f"one call, {name} (µs)", None, name) for name in sides["after"][0]["calls"]]
     print(f"| work | before ({commit_of(args.before)}) | after ({commit_of(args.after)}) "
           f"| after / before |")

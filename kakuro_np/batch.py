@@ -171,6 +171,63 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
 
 
+#: Puzzles that ``answered`` hands to the engine in one call.
+AT_ONCE = 256
+
+
+def answered(items, limit=None, timeout=None, keep=None, lines=False, start=True):
+    """``solve_one`` of each item, in order (its ``Line`` with ``lines``): the puzzles
+    that force alone solves, most published ones, are answered together, AT_ONCE in a
+    call of the engine (``model.forced_answers``; ``start``: it may start a helper
+    compiling that call), the others one by one.
+
+    Examples
+    --------
+    >>> [(r.id, r.status, r.count) for r in answered(
+    ...     [("k2", "puzzles/k2.txt"), ("k3", "puzzles/k3.txt"), ("bad", "x ; 3 0")], limit=2)]
+    [('k2', 'unique', 1), ('k3', 'multiple', 2), ('bad', 'error', None)]
+    """
+    for a in range(0, len(items), AT_ONCE):
+        yield from _answered_at_once(items[a:a + AT_ONCE], limit, timeout, keep, lines, start)
+
+
+def _answered_at_once(items, limit, timeout, keep, lines, start):
+    """``answered`` of at most AT_ONCE items: each read (``_checked``), those force solves
+    answered by one call, the rest (and any that could not be read) by ``solve_one``."""
+    from .engine.model import forced_answers
+    from .puzzle import Puzzle
+    read, seconds = {}, {}
+    if _at_least(limit, 1) and _at_least(keep, 0):     # else solve_one says what is wrong
+        for i, (_, grid) in enumerate(items):
+            began = time.perf_counter()
+            try:
+                if type(grid) is Puzzle:        # checked when it was made
+                    read[i] = grid
+                elif not isinstance(grid, Exception):
+                    read[i] = _checked(grid)
+            except Exception:               # solve_one says what, as ever
+                pass
+            seconds[i] = time.perf_counter() - began
+    began = time.perf_counter()
+    solutions = dict(zip(read, forced_answers(list(read.values()), start)))
+    share = (time.perf_counter() - began) / max(len(read), 1)
+    most = min(1, keep if keep is not None else (limit or KEEP))
+    for i, (pid, grid) in enumerate(items):
+        solution = solutions.get(i)
+        if solution is None:
+            yield _answer(solve_one((pid, read.get(i, grid)), limit, timeout, keep), lines)
+            continue
+        puzzle = read[i]
+        kept = solution if most else np.zeros((0,) + puzzle.shape, np.int8)
+        yield _answer(Result(str(pid), 1, kept, "unique", None, seconds[i] + share, puzzle),
+                      lines)
+
+
+def _at_least(value, low: int) -> bool:
+    """Whether ``value`` is None or a whole number of at least ``low``."""
+    return value is None or (isinstance(value, (int, np.integer)) and value >= low)
+
+
 def _checked(grid):
     """The puzzle of a batch item, its runs checked: a file's or a text's malformed run is
     named by its line and column (``book.kakuro:9:70: ...``), as ``kakuro-np solve``
@@ -549,8 +606,7 @@ def solved(listed, workers=None, limit=None, timeout=None, keep=None, scheduler=
         return
     workers = _workers(workers)
     if workers == 1 or len(listed) <= 1:
-        for i, item in enumerate(listed):
-            yield i, _answer(solve_one(item, limit, timeout, keep), lines)
+        yield from enumerate(answered(listed, limit, timeout, keep, lines))
         return
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -611,8 +667,8 @@ def _solve_chunk(chunk, limit, timeout, keep, lines=False) -> list:
     with ``lines``); each worker takes a core, so its exact counts do not race on a
     second (``turns.one_core``)."""
     from .turns import one_core
-    with one_core():
-        return [_answer(solve_one(item, limit, timeout, keep), lines) for item in chunk]
+    with one_core():                        # the parent starts the helpers (_compile_once)
+        return list(answered(chunk, limit, timeout, keep, lines, start=False))
 
 
 def _answer(result: Result, lines: bool):
@@ -716,6 +772,8 @@ def _compile_once(limit) -> None:
     from .solve import kakuro_kernels
     from .turns import count_kernels
     ahead.start("model", *count_kernels(limit), *kakuro_kernels(KEEP, "any"))
+    if ahead.all_cached(("model",)):        # else its helper would compile the model again
+        ahead.start("many")
 
 
 def _pool(workers):

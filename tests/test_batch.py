@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 import kakuro_np as kn
-from kakuro_np.batch import items, run_batch, solve_many, solve_one, write_line
+from kakuro_np.batch import answered, items, run_batch, solve_many, solve_one, write_line
 from kakuro_np.cli import main
 from kakuro_np.errors import PuzzleError
 from conftest import PUZZLES, ROOT
@@ -65,6 +65,26 @@ def test_one_process_and_two_give_the_same_results():
     one = solve_many(SAMPLES, workers=1, limit=2)
     two = solve_many(SAMPLES, workers=2, limit=2)
     assert all(same(a, b) for a, b in zip(one, two, strict=True))
+
+
+@pytest.mark.parametrize("limit, keep", [(None, None), (1, None), (2, 0), (5, 3), (0, None)])
+def test_answered_together_is_each_solved_alone(limit, keep):
+    """``answered`` (force's answers in one call, the rest one by one) gives what
+    ``solve_one`` of each gives: ids, counts, statuses, errors and solutions, in order."""
+    from kakuro_np.engine.core import ahead
+    ahead.main(["many"])
+    with open(ROOT / "bench" / "sets" / "published.jsonl") as f:
+        grids = [json.loads(line)["grid"] for line in f][:40]
+    listed = ([(f"p{i}", kn.parse(g)) for i, g in enumerate(grids)] +
+              [(p.name, str(p)) for p in sorted(PUZZLES.glob("k*.txt"))] + [("bad", "x ; 3 0")])
+    together = list(answered(listed, limit, None, keep))
+    alone = [solve_one(item, limit, None, keep) for item in listed]
+    assert [(r.id, r.count, r.status, r.error) for r in together] == \
+        [(r.id, r.count, r.status, r.error) for r in alone]
+    for a, b in zip(together, alone):
+        assert a.solutions.shape == b.solutions.shape
+        if a.status == "unique":
+            assert np.array_equal(a.solutions, b.solutions)
 
 
 def test_a_bad_puzzle_records_its_error_and_the_batch_goes_on():

@@ -12,7 +12,9 @@ root     : what a kernel starts from (``state.Root``): ``Model.root()`` (``state
 The model's path reaches the masks of ``force``'s fixpoint entry by entry
 without a row (``jposs.support_masks``), then writes each table once from them
 (``force.build_forced_tables``); since the fixpoint of ``force`` is the same
-either way, so is every node.
+either way, so is every node. A collection of puzzles goes through its entries and
+that fixpoint in one call (``forced_answers``), which answers at once those that
+force alone solves, most published ones, and leaves the others to ``build``.
 
 Examples
 --------
@@ -27,14 +29,15 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
-from ..combos import ALL_DIGITS
+from ..combos import ALL_DIGITS, LOWEST_DIGIT, POPCOUNT
 from ..errors import BudgetError, SolveTimeout
 from .core import ahead
 from .core.codes import OK, OVER_BUDGET, TIMED_OUT
-from .core.jit import INT, NO_DEADLINE, kernel
+from .core.jit import INT, NO_DEADLINE, kernel, monotonic_ns
 from .core.state import Model
 from .force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
 from .build.entries import LOOSE_CELL, Packed, _scan_runs, packed_entries
+from .build.jposs import support_masks, var_entries
 from .build.perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -50,19 +53,15 @@ PUZZLE_TYPES = (types.Array(types.boolean, 2, "C", readonly=True),      # blank
 
 
 @kernel
-def puzzle_model(blank, down, across, given, max_rows, deadline):
-    """A puzzle's model in one call: its entries (stage 1), their tables at the fixpoint
-    of ``force`` (stages 2 and 3), and the index of the big tables.
+def puzzle_entries(blank, down, across, given):
+    """Stage 1, entries: the across runs, then the down runs (on the transposed grid),
+    packed, and the variables (the blank cells in row-major order) with their masks
+    from the given digits.
 
-    Returns ``(bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell,
-    ent_var, mask, rows, tab_off, idx_off, idx_row, fit_mask)``. ``bad`` is not 0 when a
-    run is malformed (``entries._ERRORS``) or a blank cell has no clue (the caller asks
-    ``packed_entries`` which); the status is OK, CONTRADICTION (``culprit`` the entry
-    that emptied), OVER_BUDGET past ``max_rows`` rows or TIMED_OUT past ``deadline``.
+    Returns ``(bad, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask)``;
+    ``bad`` as ``puzzle_model``'s.
     """
     H, W = blank.shape
-    none = np.zeros(0, np.int64)
-    # stage 1, entries: the across runs, then the down runs (on the transposed grid)
     ent_off = np.zeros(2 * H * W + 1, np.int64)
     ent_cell = np.zeros(2 * H * W, np.int64)
     ent_sum = np.zeros(2 * H * W + 1, np.int64)
@@ -96,6 +95,23 @@ def puzzle_model(blank, down, across, given, max_rows, deadline):
         digit = flat_given[var_cell[v]]
         if digit > 0:
             mask[v] = 1 << (digit - 1)
+    return bad, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask
+
+
+@kernel
+def puzzle_model(blank, down, across, given, max_rows, deadline):
+    """A puzzle's model in one call: its entries (stage 1), their tables at the fixpoint
+    of ``force`` (stages 2 and 3), and the index of the big tables.
+
+    Returns ``(bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell,
+    ent_var, mask, rows, tab_off, idx_off, idx_row, fit_mask)``. ``bad`` is not 0 when a
+    run is malformed (``entries._ERRORS``) or a blank cell has no clue (the caller asks
+    ``packed_entries`` which); the status is OK, CONTRADICTION (``culprit`` the entry
+    that emptied), OVER_BUDGET past ``max_rows`` rows or TIMED_OUT past ``deadline``.
+    """
+    none = np.zeros(0, np.int64)
+    bad, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask = puzzle_entries(
+        blank, down, across, given)
     empty = np.zeros((0, 9), np.int8)
     if bad != 0:
         return (bad, OK, -1, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask,
@@ -111,6 +127,93 @@ def puzzle_model(blank, down, across, given, max_rows, deadline):
                                    perm_sets(ent_off, rows, tab_off))
     return (bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var,
             mask, rows, tab_off, idx_off, idx_row, mask.copy())
+
+
+#: ``solved_by_force``'s arguments: the puzzles' arrays end to end (read only, as a
+#: Puzzle's, so that ``puzzle_entries`` is the one ``build`` compiles), their shapes
+#: and cell offsets, the digits out.
+MANY_TYPES = (types.Array(types.boolean, 1, "C", readonly=True),
+              types.Array(types.int16, 1, "C", readonly=True),
+              types.Array(types.int16, 1, "C", readonly=True),
+              types.Array(types.int8, 1, "C", readonly=True),
+              types.Array(types.int64, 2, "C"), types.Array(types.int64, 1, "C"),
+              types.Array(types.int8, 1, "C"))
+#: ``solved_by_force``: the nanoseconds a puzzle may take in the collection's call
+#: before it is left to be solved apart.
+MANY_NS = 50_000_000
+
+
+@kernel
+def solved_by_force(blank, down, across, given, shape, cell_off, digits):
+    """Many puzzles in one call, each taken as far as force's fixpoint: the flat cells
+    of puzzle ``i`` are ``cell_off[i]:cell_off[i + 1]`` of the arrays, its shape
+    ``shape[i]``. Where the fixpoint leaves one digit in every cell (every table one
+    row: force alone solves it), the digits are written to ``digits`` (0 on clue cells)
+    and ``solved[i]`` is True; a puzzle with a bad run, a contradiction, more than
+    MANY_NS of narrowing or a search still to do is left False, for the caller to
+    solve apart. No table is written (``jposs.support_masks`` reaches the fixpoint's
+    masks without one).
+
+    Returns ``solved``, (n,) bool.
+    """
+    n = shape.shape[0]
+    solved = np.zeros(n, np.bool_)
+    for i in range(n):
+        H, W = shape[i, 0], shape[i, 1]
+        a, b = cell_off[i], cell_off[i + 1]
+        bad, ent_off, _, ent_sum, _, var_cell, ent_var, mask = puzzle_entries(
+            blank[a:b].reshape(H, W), down[a:b].reshape(H, W), across[a:b].reshape(H, W),
+            given[a:b].reshape(H, W))
+        if bad != 0:
+            continue
+        var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+        if support_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
+                         monotonic_ns() + MANY_NS) != -1:
+            continue
+        for v in range(mask.shape[0]):
+            if POPCOUNT[mask[v]] != 1:
+                break
+        else:
+            solved[i] = True
+            for v in range(var_cell.shape[0]):
+                digits[a + var_cell[v]] = LOWEST_DIGIT[mask[v]]
+    return solved
+
+
+def forced_answers(puzzles, start: bool = True) -> list:
+    """The solution, (1, H, W) int8, of each Puzzle of ``puzzles`` that force alone solves,
+    and None for the others (to be solved apart): one call of ``solved_by_force`` for them
+    all, or every None while that kernel is not in the cache; with ``start``, a helper
+    then compiles it (``ahead.start``), once the model's kernels are in the cache (a
+    helper would compile those twice).
+
+    Examples
+    --------
+    >>> import kakuro_np as kn
+    >>> ahead.main(["many"])
+    0
+    >>> [None if s is None else s.shape for s in forced_answers(
+    ...     [kn.read("puzzles/k0.txt"), kn.read("puzzles/k3.txt")])]
+    [(1, 4, 5), None]
+    """
+    if not puzzles:
+        return []
+    if not ahead.all_cached(("many",)):
+        if start and ahead.all_cached(("model",)):
+            ahead.start("many")
+        return [None] * len(puzzles)
+    shape = np.array([p.shape for p in puzzles], np.int64)
+    cell_off = np.zeros(len(puzzles) + 1, np.int64)
+    np.cumsum(shape[:, 0] * shape[:, 1], out=cell_off[1:])
+    packed = []
+    for name in ("blank", "down", "across", "given"):
+        cells = np.concatenate([getattr(p, name).ravel() for p in puzzles])
+        cells.flags.writeable = False       # as a Puzzle's: puzzle_model's own types
+        packed.append(cells)
+    digits = np.zeros(cell_off[-1], np.int8)
+    solved = solved_by_force(*packed, shape, cell_off, digits)
+    return [digits[cell_off[i]:cell_off[i + 1]].reshape(1, *p.shape) if solved[i] else None
+            for i, p in enumerate(puzzles)]
 
 
 def build(puzzle, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:

@@ -9,7 +9,8 @@ import kakuro_np as kn
 from kakuro_np.engine.build.entries import LOOSE_CELL, packed_entries
 from kakuro_np.engine.core.codes import CONTRADICTION, OK
 from kakuro_np.engine.core.jit import NO_DEADLINE
-from kakuro_np.engine.model import MAX_ROWS, build, puzzle_model
+from kakuro_np.engine.core import ahead
+from kakuro_np.engine.model import MAX_ROWS, build, forced_answers, puzzle_model
 from kakuro_np.essay import entries, force_until_fixed, jposs, keep_givens
 from strategies import filled_puzzles
 from conftest import PUZZLES, examples
@@ -198,3 +199,18 @@ def test_a_changed_clue_is_a_contradiction_exactly_when_the_essays_fixpoint_empt
     else:
         assert m.culprit == -1 and [t.tolist() for t in tables_of(m)] == \
             [t.tolist() for t in fixed]
+
+
+@SETTINGS
+@given(st.lists(filled_puzzles(), min_size=1, max_size=6))
+def test_force_answers_many_puzzles_at_once_where_it_solves_them(cases):
+    """``forced_answers`` gives a puzzle's solution exactly where force alone solves it
+    (the model's tables all one row): the one solution, on the grid; None elsewhere."""
+    ahead.main(["many"])
+    puzzles = [p for p, _ in cases]
+    for p, answer in zip(puzzles, forced_answers(puzzles)):
+        m = build(p)
+        if len(m.rows) == len(m.ent_sum):
+            assert answer is not None and np.array_equal(answer, kn.kakuro(p))
+        else:
+            assert answer is None

@@ -67,14 +67,15 @@ KERNELS = {
             ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
     "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
     "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
+    "many": (("kakuro_np.engine.model", "solved_by_force", "MANY_TYPES"),),
 }
 #: name -> the module above the engine that declared it (``declare``; the explanations'
 #: climb, the generator's groups): a helper imports it first.
 DECLARED_IN: dict[str, str] = {}
 #: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
 #: so that it loads those from the cache instead of compiling them twice at once.
-AFTER = {"search": ("model",), "fanouts": ("search",), "any": ("count", "hunt"),
-         "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
+AFTER = {"search": ("model",), "many": ("model",), "fanouts": ("search",),
+         "any": ("count", "hunt"), "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).

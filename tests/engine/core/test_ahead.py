@@ -44,6 +44,7 @@ CALLERS = {
     "fanouts": lambda: kn.grade(K3),
     "generate": lambda: (kn.generate(9, 9, seed=1), kn.generate(layout=kn.read(K2).blank, seed=1)),
     "steer": lambda: kn.generate(9, 9, grade="expert", seed=1),
+    "many": lambda: kn.solve_many([K2, str(PUZZLES / "k0.txt")], workers=1),
 }
 
 
