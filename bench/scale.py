@@ -69,6 +69,11 @@ def measure(source: str, workers: int) -> dict:
     from kakuro_np.batch import items, run_batch
     listed = items(source)
     n = len(listed)
+    try:                                               # the collection's kernel, if any
+        from kakuro_np.engine.core import ahead
+        ahead.main(["many"])
+    except Exception:
+        pass
     if workers == 0:                                   # the loop of kn.kakuro
         puzzles = [kn.parse(grid) for _, grid in listed]
         for p in puzzles[:50]:
