@@ -155,6 +155,112 @@ def _name_of(puzzle, i: int) -> str:
     return f"puzzle {i + 1}"
 
 
+def collection(source) -> list | None:
+    """``(name, puzzle)`` of each puzzle a collection holds, or None for a file of one
+    puzzle. A collection is a folder, a glob, a JSON-lines or collection JSON file (as
+    ``kakuro-np batch`` reads them, ``batch.items``) or a batch results file, whose
+    puzzles are taken from their first solution (a line not unique is refused by name).
+    A name is the puzzle's file, or ``SOURCE: ID``."""
+    from .batch import GLOB_CHARS, File, _checked, _is_results, items
+    source = os.fspath(source)
+    many = os.path.isdir(source) or (not os.path.exists(source)
+                                     and any(c in source for c in GLOB_CHARS))
+    if not many and os.path.isfile(source) and _is_results(source):
+        return _results(source)
+    if not many and not (os.path.isfile(source) and source.endswith((".jsonl", ".json"))):
+        return None
+    found = []
+    for pid, grid in items(source):
+        name = str(grid) if isinstance(grid, File) else f"{source}: {pid}"
+        if isinstance(grid, Exception):
+            raise grid
+        found.append((name, _checked(grid)))
+    return found
+
+
+def _results(path) -> list:
+    """``(name, puzzle)`` of each line of a batch results file: the puzzle of its first
+    solution (comma text), the digits taken out; a line whose status is not unique is
+    refused, naming it."""
+    import json
+
+    from .formats import parse
+    from .puzzle import Puzzle
+    found = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                result = json.loads(line)
+            except ValueError:
+                raise PuzzleError("not a results line", source=f"{path}:{n}") from None
+            name = f"{path}: {result.get('id', f'line {n}')}"
+            if result.get("status") != "unique" or not result.get("solutions"):
+                raise PuzzleError(f"not unique ({result.get('status')}): a book holds "
+                                  "puzzles with one solution", source=name)
+            solved = parse(result["solutions"][0], format="comma")
+            found.append((name, Puzzle(solved.blank, solved.down, solved.across)))
+    return found
+
+
+def grades_of(text: str) -> list:
+    """The grades a comma-separated list names, checked.
+
+    Examples
+    --------
+    >>> grades_of("easy,hard")
+    ['easy', 'hard']
+    >>> grades_of("easy,tough")
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: unknown grade 'tough': the grades are easy, medium, hard, expert
+    """
+    found = [g.strip() for g in text.split(",") if g.strip()]
+    for g in found or [text]:
+        if g not in GRADES:
+            raise PuzzleError(f"unknown grade {g!r}: the grades are {', '.join(GRADES)}")
+    return found
+
+
+def size_of(text: str) -> tuple:
+    """``(rows, cols)`` from ``12x12`` (or ``12``), each at least 3, the clue row and
+    column included.
+
+    Examples
+    --------
+    >>> size_of("12x10"), size_of("9")
+    ((12, 10), (9, 9))
+    """
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    try:
+        rows, cols = (int(p) for p in parts)
+    except ValueError:
+        raise PuzzleError(f"a size is ROWSxCOLS, like 12x12: {text!r}") from None
+    if min(rows, cols) < 3:
+        raise PuzzleError(f"a {rows}x{cols} grid is too small: a size is at least 3x3, the "
+                          "clue row and column included")
+    return rows, cols
+
+
+def generated(count: int, size, grades=None, seed=None, timeout=None, step=None) -> list:
+    """``count`` new puzzles of ``size`` (``generate``), in blocks of the ``grades`` in
+    order (the first ``count % len(grades)`` blocks one longer); puzzle ``i`` has the seed
+    ``[seed, i]``, so the same seed gives the same puzzles. ``step()`` as each is made."""
+    from .generator import generate
+    blocks = [None] if not grades else grades
+    each, extra = divmod(count, len(blocks))
+    labels = [g for k, g in enumerate(blocks) for _ in range(each + (k < extra))]
+    found = []
+    for i, label in enumerate(labels):
+        found.append(generate(*size, grade=label, seed=[seed, i], timeout=timeout))
+        if step is not None:
+            step()
+    return found
+
+
 # -- pages: what fits --------------------------------------------------------------
 
 def _area(paper: str) -> tuple:
@@ -524,10 +630,10 @@ def book(puzzles, path, *, title: str = "Kakuro", subtitle: str = "", paper: str
     entries = prepared(puzzles, names, timeout)
     data = pdf_bytes(entries, title=title, subtitle=subtitle, paper=paper, per_page=per_page)
     write_pdf(path, data)
-    return _page_count(entries, paper, per_page)
+    return page_count(entries, paper, per_page)
 
 
-def _page_count(entries, paper, per_page) -> int:
+def page_count(entries, paper, per_page) -> int:
     """The pages of a book of ``entries``: the title page, the puzzles', the solutions'."""
     shapes = [e.puzzle.shape for e in entries]
     per = per_page or per_page_for(shapes, paper)

@@ -188,3 +188,98 @@ def test_what_printing_needs_is_named_when_missing(monkeypatch, entries):
     monkeypatch.setenv("KAKURO_NP_FONT", "/no/such/font.ttf")
     with pytest.raises(ImportError, match="KAKURO_NP_FONT names no file"):
         bk.pdf_bytes(entries)
+
+
+# -- the command line: kakuro-np book ------------------------------------------------
+
+def run(*args):
+    """``kakuro-np ARGS`` in this process: ``(exit status, stdout, stderr)``."""
+    import contextlib
+    import io
+
+    from kakuro_np import cli
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main([str(a) for a in args])
+        except SystemExit as e:                      # argparse's usage errors
+            code = e.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_book_prints_files_in_order_of_grade(tmp_path):
+    out = tmp_path / "book.pdf"
+    code, said, err = run("book", FILES[0], FILES[1], "--out", out, "--per-page", "2",
+                          "--title", "Samples", "--paper", "letter")
+    assert (code, err) == (0, "")
+    assert said == f"{out}: 2 puzzles (1 easy, 1 medium), 3 pages\n"
+    pages = [p.extract_text() for p in reader(out.read_bytes()).pages]
+    assert "Samples" in pages[0]
+    assert pages[1].index("Puzzle 1 · easy · 10×8") < pages[1].index("Puzzle 2 · medium · 12×10")
+    assert reader(out.read_bytes()).pages[0].mediabox.width == pytest.approx(612)  # Letter
+
+
+def test_book_reads_folders_and_batch_results_and_refuses_one_not_unique(tmp_path):
+    from kakuro_np.batch import as_line, solve_one
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("k0.txt", "k2.txt"):
+        (folder / name).write_text((PUZZLES / name).read_text())
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(as_line(solve_one((name, str(PUZZLES / f"{name}.txt")))).text
+                               for name in ("k6", "k3")))
+    out = tmp_path / "book.pdf"
+    code, _, err = run("book", folder, results, "--out", out)
+    assert code == 2 and err == (f"kakuro-np: {results}: k3: not unique (multiple): a book "
+                                 "holds puzzles with one solution\n")
+    assert not out.exists()
+    results.write_text(results.read_text().splitlines(keepends=True)[0])
+    code, said, err = run("book", folder, results, "--out", out)
+    assert (code, err) == (0, "") and said.startswith(f"{out}: 3 puzzles")
+    text = "".join(p.extract_text() for p in reader(out.read_bytes()).pages)
+    assert "4×5" in text and "10×8" in text and "8×6" in text     # k0, k2, k6
+
+
+def test_book_makes_new_puzzles_the_same_for_the_same_seed(tmp_path):
+    one, two = tmp_path / "one.pdf", tmp_path / "two.pdf"
+    for out in (one, two):
+        code, said, err = run("book", "--out", out, "--size", "8x8", "--count", "2",
+                              "--grades", "medium,easy", "--seed", "3")
+        assert (code, err) == (0, "")
+    assert said == f"{two}: 2 puzzles (1 easy, 1 medium), 3 pages\n"
+    assert one.read_bytes() == two.read_bytes()
+    pages = [p.extract_text() for p in reader(one.read_bytes()).pages]
+    assert "Puzzle 1 · easy · 8×8" in pages[1] and "Puzzle 2 · medium · 8×8" in pages[1]
+
+
+@pytest.mark.parametrize("args, said", [
+    ([str(PUZZLES / "k3.txt")], "k3.txt: not unique (several solutions)"),
+    (["--size", "8x8", "--grades", "easy,tough"],
+     "unknown grade 'tough': the grades are easy, medium, hard, expert"),
+    (["--size", "40x40"], "a 40x40 grid does not fit 1 a page on A4 with readable clues"),
+    (["--size", "30x30", "--per-page", "4"], "the largest that fits is 22x16; or fewer a page"),
+    (["--size", "2x2"], "a 2x2 grid is too small: a size is at least 3x3"),
+    (["--size", "twelve"], "a size is ROWSxCOLS, like 12x12: 'twelve'"),
+    ([], "give FILES, or --size ROWSxCOLS"),
+    ([FILES[0], "--size", "8x8"], "give FILES or --size"),
+    (["--size", "8x8", "--paper", "A5"], "argument --paper: one of A4, Letter: 'A5'"),
+])
+def test_book_refuses_bad_input_in_one_line_leaving_nothing(tmp_path, args, said):
+    out = tmp_path / "book.pdf"
+    code, _, err = run("book", "--out", out, *args)
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("out, said", [("no-such-folder/book.pdf", "cannot write file"),
+                                       (".", "is a directory")])
+def test_book_refuses_an_unwritable_out_before_any_work(tmp_path, out, said):
+    code, _, err = run("book", FILES[0], "--out", tmp_path / out)
+    assert code == 2 and said in err and os.listdir(tmp_path) == []
+
+
+def test_book_without_fpdf2_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "fpdf", None)
+    code, _, err = run("book", FILES[1], "--out", tmp_path / "book.pdf")
+    assert code == 2 and "pip install 'kakuro_np[print]'" in err
+    assert os.listdir(tmp_path) == []
