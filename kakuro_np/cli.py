@@ -844,6 +844,10 @@ def cmd_play(args) -> int:
                 text = f.read(formats.MAX_TEXT + 1).decode("utf-8", "replace")
             if (args.format or formats.detect(text)) == "pipe":
                 game.load({"text": text, "name": _name(args.file) + ".txt"})
+    if args.book is not None:                            # checked before serving
+        from .printing import writable
+        writable(args.book)
+        game.book = args.book
     try:
         serve(game, args.port, open_browser=not args.no_browser, verbose=args.verbose)
     except OSError as e:
@@ -1200,6 +1204,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the port (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="serve without opening a browser")
     p.add_argument("--verbose", action="store_true", help="log each request on stderr")
+    p.add_argument("--book", metavar="BOOK.pdf",
+                   help="Add to book puts the puzzle on the board in this PDF (kept beside "
+                        "it in BOOK.jsonl; kakuro-np book's pages, needs kakuro_np[print])")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("compile", help="compile every kernel into the cache, once",

@@ -10,9 +10,8 @@ import tempfile
 from .errors import PuzzleError
 
 
-def write_atomic(path, text: str | bytes) -> None:
-    """Write ``text`` (or bytes) to ``path`` atomically: a temporary file beside it, then
-    ``os.replace``.
+def write_atomic(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it, then ``os.replace``.
 
     An interrupted run leaves the old file (or none), never half a file. A new
     file gets mode 0644, a replaced one keeps its mode.
@@ -29,8 +28,7 @@ def write_atomic(path, text: str | bytes) -> None:
     mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
     try:
-        with (os.fdopen(fd, "wb") if isinstance(text, (bytes, bytearray)) else
-              os.fdopen(fd, "w", encoding="utf-8")) as f:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.chmod(tmp, mode)
         os.replace(tmp, path)

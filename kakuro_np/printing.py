@@ -573,13 +573,26 @@ def writable(path) -> str:
 
 
 def write_pdf(path, data: bytes) -> None:
-    """Write a book's bytes to ``path`` whole or not at all (``write_atomic``)."""
+    """Write a book's bytes to ``path`` whole or not at all, as ``write_atomic`` writes text:
+    a temporary file beside it, then ``os.replace``; a new file gets mode 0644, a
+    replaced one keeps its mode."""
+    import tempfile
     if writable(path) == "null":
         return
+    path = os.fspath(path)
     try:
-        write_atomic(path, data)
+        mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
     except OSError as e:
-        raise PuzzleError(f"cannot write file: {e.strerror}", source=os.fspath(path)) from None
+        raise PuzzleError(f"cannot write file: {e.strerror}", source=path) from None
 
 
 def book(puzzles, path, *, title: str = "Kakuro", subtitle: str = "", paper: str = "A4",
@@ -631,6 +644,40 @@ def book(puzzles, path, *, title: str = "Kakuro", subtitle: str = "", paper: str
     data = pdf_bytes(entries, title=title, subtitle=subtitle, paper=paper, per_page=per_page)
     write_pdf(path, data)
     return page_count(entries, paper, per_page)
+
+
+def add_to_book(puzzle, path, *, timeout: float | None = None, **options) -> int:
+    """Add a puzzle (its clues, without given digits) to the book at ``path`` and write the
+    book again: its puzzles are kept beside it in a JSON-lines collection (``book.pdf``:
+    ``book.jsonl``, one ``{"id", "grid"}`` a line, as ``kakuro-np book`` and ``batch``
+    read it). The puzzle is proved unique first (a PuzzleError otherwise, nothing
+    changed); the PDF is written before the collection, each whole. ``options`` go to
+    ``pdf_bytes``. The puzzles now in the book.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> out = os.path.join(tempfile.mkdtemp(), "mine.pdf")
+    >>> add_to_book("puzzles/k0.txt", out), add_to_book("puzzles/k2.txt", out)
+    (1, 2)
+    >>> sorted(os.listdir(os.path.dirname(out)))
+    ['mine.jsonl', 'mine.pdf']
+    """
+    import json
+
+    from .formats import as_puzzle, format
+    writable(path)
+    kept = os.path.splitext(os.fspath(path))[0] + ".jsonl"
+    found = collection(kept) if os.path.exists(kept) else []
+    puzzle = as_puzzle(puzzle).with_given(None)                  # its clues: a puzzle to do
+    prepared([puzzle], [f"puzzle {len(found) + 1}"], timeout)       # unique, or refused
+    found.append((f"{kept}: puzzle {len(found) + 1}", puzzle))
+    entries = prepared([p for _, p in found], [n for n, _ in found], timeout)
+    write_pdf(path, pdf_bytes(entries, **options))
+    lines = [json.dumps({"id": f"puzzle {i}", "grid": format(p.with_given(None), "jboxed")})
+             for i, (_, p) in enumerate(found, 1)]
+    write_atomic(kept, "\n".join(lines) + "\n")
+    return len(found)
 
 
 def page_count(entries, paper, per_page) -> int:

@@ -283,3 +283,32 @@ def test_book_without_fpdf2_says_how_to_install_it(tmp_path, monkeypatch):
     code, _, err = run("book", FILES[1], "--out", tmp_path / "book.pdf")
     assert code == 2 and "pip install 'kakuro_np[print]'" in err
     assert os.listdir(tmp_path) == []
+
+
+# -- the play page's Add to book -------------------------------------------------------
+
+def test_add_to_book_keeps_the_puzzles_beside_the_pdf_and_refuses_one_not_unique(tmp_path):
+    out = tmp_path / "mine.pdf"
+    assert bk.add_to_book(FILES[2], out) == 1
+    assert bk.add_to_book(kn.read(FILES[1]).with_given(kn.kakuro(FILES[1])[0]), out) == 2
+    before = out.read_bytes(), (tmp_path / "mine.jsonl").read_text()
+    with pytest.raises(kn.PuzzleError, match="not unique"):
+        bk.add_to_book(str(PUZZLES / "k3.txt"), out)
+    assert (out.read_bytes(), (tmp_path / "mine.jsonl").read_text()) == before
+    code, said, _ = run("book", tmp_path / "mine.jsonl", "--out", tmp_path / "again.pdf")
+    assert code == 0 and "2 puzzles (2 easy)" in said           # given digits not kept
+    assert (tmp_path / "again.pdf").read_bytes() == out.read_bytes()
+
+
+def test_the_play_page_adds_the_board_to_the_book(tmp_path):
+    from kakuro_np.play.game import Game, MoveError
+    game = Game()
+    with pytest.raises(MoveError, match="start kakuro-np play --book BOOK.pdf"):
+        game.add_to_book({})
+    game.book = str(tmp_path / "book.pdf")
+    with pytest.raises(MoveError, match="not added to the book: .* has no across clue"):
+        game.add_to_book({})
+    game = Game(kn.read(FILES[2]))
+    game.book = str(tmp_path / "book.pdf")
+    assert game.add_to_book({})["message"] == "added to book.pdf: 1 puzzle"
+    assert len(reader((tmp_path / "book.pdf").read_bytes()).pages) == 3
