@@ -4,26 +4,26 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all chromium bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
+.PHONY: demo test test-all chromium print-tools bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test,dist,cli]'
+	$(PIP) -e '.[test,dist,cli,print]'
 	touch $@
 
 install: $(VENV)/.installed
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[test,bench,dist,cli]'
+	$(PIP) -e '.[test,bench,dist,cli,print]'
 	touch $@
 
 demo: install
 	$(BIN)/kakuro-np solve puzzles/k2.txt
 	$(BIN)/kakuro-np solve --count puzzles/*.txt
 
-test: install chromium
+test: install chromium print-tools
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow" --durations=15
 
 # The play page's tests drive Debian's Chromium (no browser download); installed when missing.
@@ -35,7 +35,17 @@ chromium:
 	    echo "apt-get could not install chromium: the browser tests will be skipped"; \
 	  else echo "no chromium: the play page's browser tests will be skipped (apt-get install chromium)"; fi; }
 
-test-all: install chromium
+# `kakuro-np book` embeds DejaVu Sans (fonts-dejavu-core); its tests render pages with
+# pdftoppm (poppler-utils). Both from Debian, installed when missing.
+print-tools:
+	@{ command -v pdftoppm >/dev/null 2>&1 && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -qq poppler-utils fonts-dejavu-core >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq poppler-utils fonts-dejavu-core >/dev/null; } || \
+	    echo "apt-get could not install poppler-utils and fonts-dejavu-core: the book's picture tests will be skipped"; \
+	  else echo "no pdftoppm or DejaVu Sans: the book's picture tests will be skipped (apt-get install poppler-utils fonts-dejavu-core)"; fi; }
+
+test-all: install chromium print-tools
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 # The benchmark: rewrites bench/RESULTS.md and bench/scaling.png (about 15 minutes).

@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from .solve import Reduction, count, kakuro, reduce
     from .search_space import stats
     from .drawing import svg
+    from .printing import book
 
 #: The module each public name comes from: ``kakuro_np.<module>.<name>``.
 _HOME = {
@@ -74,7 +75,7 @@ _HOME = {
     "Grade": "grading", "grade": "grading", "jposs": "engine.build.jposs", "Puzzle": "puzzle", "boxed": "render",
     "Reduction": "solve", "count": "solve", "kakuro": "solve", "reduce": "solve",
     "stats": "search_space", "generate": "generator", "differences": "generator",
-    "solve_many": "batch", "Result": "batch", "svg": "drawing",
+    "solve_many": "batch", "Result": "batch", "svg": "drawing", "book": "printing",
 }
 #: Stages that take a Puzzle, offered here taking text, a path or rows too.
 _TAKING_TEXT = {"entries"}
@@ -84,7 +85,7 @@ __all__ = [
     "read", "parse", "read_all", "parse_all", "format", "detect", "as_puzzle",
     "entries", "jposs", "force", "kakuro", "count", "reduce", "kc", "boxed", "svg",
     "explain", "hint", "grade", "check", "stats", "Step", "Explanation", "Grade", "CheckResult",
-    "generate", "differences", "solve_many", "Result",
+    "generate", "differences", "solve_many", "Result", "book",
 ]
 __version__ = "0.1.0"
 

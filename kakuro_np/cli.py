@@ -739,6 +739,52 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
+def cmd_book(args) -> int:
+    """A print-ready PDF of new puzzles (``--size``, ``--count``, ``--grades``) or of FILES,
+    each proved unique; ``--out`` is checked writable first and written whole at the end."""
+    from . import printing
+    if args.files and (args.size or args.grades or args.seed is not None or args.count):
+        raise PuzzleError("give FILES or --size (with --count, --grades, --seed), not both")
+    if not args.files and not args.size:
+        raise PuzzleError("give FILES, or --size ROWSxCOLS to make new puzzles")
+    printing.writable(args.out)
+    _compile_ahead("climb", "fanouts")                  # grading, on an empty cache
+    shown = None
+    if args.files:
+        found = []
+        for path in args.files:
+            many = printing.collection(path)
+            found += many if many is not None else [(path, _load(path, args.format))]
+        names, puzzles = [n for n, _ in found], [p for _, p in found]
+    else:
+        size, count = printing.size_of(args.size), args.count or 1
+        grades = printing.grades_of(args.grades) if args.grades else None
+        per_page = args.per_page or printing.per_page_for([size], args.paper)
+        printing.fits(size, args.paper, per_page)
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1
+        shown = bar(count)
+        puzzles = printing.generated(count, size, grades, seed, args.timeout,
+                                     step=shown.update if shown else None)
+        if args.seed is None:
+            _say(f"seed {seed}")
+        names = [f"puzzle {i + 1}" for i in range(count)]
+    try:
+        entries = printing.prepared(puzzles, names, args.timeout)
+    finally:
+        if shown:
+            shown.close()
+    if not entries:
+        raise PuzzleError("no puzzles to print")
+    data = printing.pdf_bytes(entries, title=args.title, subtitle=args.subtitle or "",
+                              paper=args.paper, per_page=args.per_page)
+    printing.write_pdf(args.out, data)
+    labels = [e.label for e in entries]
+    print(f"{args.out}: {_plural(len(entries), 'puzzle')} ("
+          + ", ".join(f"{labels.count(g)} {g}" for g in GRADE_LABELS if g in labels)
+          + f"), {_plural(printing.page_count(entries, args.paper, args.per_page), 'page')}")
+    return EXIT_OK
+
+
 def cmd_batch(args) -> int:
     if args.out not in (None, "-"):                  # a device or FIFO: before anything loads
         output_path(args.out, "; give --out a results file or a new path, or omit it to "
@@ -798,6 +844,10 @@ def cmd_play(args) -> int:
                 text = f.read(formats.MAX_TEXT + 1).decode("utf-8", "replace")
             if (args.format or formats.detect(text)) == "pipe":
                 game.load({"text": text, "name": _name(args.file) + ".txt"})
+    if args.book is not None:                            # checked before serving
+        from .printing import writable
+        writable(args.book)
+        game.book = args.book
     try:
         serve(game, args.port, open_browser=not args.no_browser, verbose=args.verbose)
     except OSError as e:
@@ -878,6 +928,14 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0: {text}")
     return value
+
+
+def _paper(text: str) -> str:
+    """An argparse type: a paper's name, in any case (``printing.PAPERS``)."""
+    names = {"a4": "A4", "letter": "Letter"}
+    if text.lower() not in names:
+        raise argparse.ArgumentTypeError(f"one of A4, Letter: {text!r}")
+    return names[text.lower()]
 
 
 def _common(p, files="one"):
@@ -1102,6 +1160,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="DIR", help="draw each puzzle to DIR/NAME.svg")
     p.set_defaults(run=cmd_generate)
 
+    p = sub.add_parser("book", help="a print-ready PDF book of puzzles, solutions at the back",
+                       description="Write a PDF to print: a title page, the puzzles in order "
+                                   "of grade under a heading each (number, grade, size), the "
+                                   "solutions at the back, smaller, page numbers; vector "
+                                   "drawing, the font embedded. New puzzles (--size, --count, "
+                                   "--grades, --seed: the same seed gives the same bytes) or "
+                                   "FILES (any format, a folder, a batch results file), each "
+                                   "checked to have one solution. Needs kakuro_np[print].")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="puzzles to print: files, folders, globs, JSON lines, batch results")
+    p.add_argument("--out", required=True, metavar="BOOK.pdf",
+                   help="the PDF to write (whole, or nothing: a failure leaves no file)")
+    p.add_argument("--size", metavar="ROWSxCOLS",
+                   help="make new puzzles of this size, the clue row and column included")
+    p.add_argument("--count", type=_positive, metavar="N",
+                   help="how many new puzzles (default 1)")
+    p.add_argument("--grades", metavar="G,G...",
+                   help="their grades, in blocks of equal size: some of "
+                        + ", ".join(GRADE_LABELS) + " (default: any)")
+    p.add_argument("--seed", type=_whole(0, 2**63 - 1), metavar="S",
+                   help="the same seed gives the same book (default: a random one, printed "
+                        "on stderr)")
+    p.add_argument("--title", default="Kakuro", help="the title page's title (default Kakuro)")
+    p.add_argument("--subtitle", help="a line under the title")
+    p.add_argument("--paper", type=_paper, default="A4", metavar="A4|Letter",
+                   help="the page size (default A4)")
+    p.add_argument("--per-page", type=int, choices=(1, 2, 4, 6), metavar="1|2|4|6",
+                   help="puzzles a page (default: the most of 4, 2, 1 at which they fit)")
+    p.add_argument("--format", choices=formats.FORMATS, help="the input format (default: detect)")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="seconds a puzzle (to make, check and grade it); past them exit 124")
+    p.set_defaults(run=cmd_book)
+
     p = sub.add_parser("play", help="play or create puzzles in the browser",
                        description="Serve a page on 127.0.0.1 to solve a puzzle by hand (pencil "
                                    "marks, check, hint, undo, a timer) or to create one, and "
@@ -1113,6 +1204,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the port (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="serve without opening a browser")
     p.add_argument("--verbose", action="store_true", help="log each request on stderr")
+    p.add_argument("--book", metavar="BOOK.pdf",
+                   help="Add to book puts the puzzle on the board in this PDF (kept beside "
+                        "it in BOOK.jsonl; kakuro-np book's pages, needs kakuro_np[print])")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("compile", help="compile every kernel into the cache, once",

@@ -7,7 +7,7 @@ import kakuro_np as kn
 from conftest import PUZZLES, ROOT
 
 SUBCOMMANDS = ["solve", "reduce", "check", "explain", "hint", "grade", "stats", "convert",
-               "render", "batch", "generate", "play", "compile", "kc"]
+               "render", "batch", "generate", "book", "play", "compile", "kc"]
 
 
 def python_m(*args, stdin=None):

@@ -240,6 +240,8 @@ class Game:
         self.lock = threading.RLock()
         self.version = 0                # counts the boards: a slow answer checks it is current
         self.fills = OrderedDict()      # layout key -> [asks found at work, made or error]
+        self.book = None                # the PDF ``add_to_book`` adds to (``play --book``)
+        self.book_lock = threading.Lock()   # one addition at a time, the game's lock free
         self._start(puzzle, name, marks, elapsed)
 
     # -- the state ----------------------------------------------------------
@@ -713,6 +715,29 @@ class Game:
                 self.message += (f" (its time, {shown} s, counts as "
                                  f"{MOST_SECONDS / 3600:g} hours, the most kept)")
         return self.state()
+
+    def add_to_book(self, body=None) -> dict:
+        """Add the puzzle on the board (its clues) to the book (``printing.add_to_book``):
+        proved unique, kept beside the PDF, the PDF written again. The game's lock is held
+        only to read the board; the book's, while the book is written."""
+        import os
+
+        from ..printing import add_to_book
+        if self.book is None:
+            raise MoveError("no book to add to: start kakuro-np play --book BOOK.pdf")
+        with self.lock:
+            try:
+                puzzle = self.puzzle
+            except PuzzleError as e:
+                raise MoveError(f"not a puzzle yet: {e}") from None
+        with self.book_lock:
+            try:
+                n = add_to_book(puzzle, self.book, timeout=self.answer_seconds)
+            except (PuzzleError, SolveTimeout, ImportError, OSError) as e:
+                raise MoveError(f"not added to the book: {e}") from None
+        with self.lock:
+            self.message = f"added to {os.path.basename(self.book)}: {n} puzzle{'s' * (n != 1)}"
+        return self.state()                     # its status may wait for the worker: no lock
 
     # -- create mode ----------------------------------------------------------
     @_changes

@@ -151,7 +151,8 @@ def _answer_api(game: Game, method: str, path: str, query: str, body):
              "/api/restart": lambda _: game.restart(), "/api/pause": game.pause,
              "/api/marks": lambda _: game.fill_marks(),
              "/api/save": game.save, "/api/load": game.load, "/api/new": game.new,
-             "/api/edit": game.edit, "/api/mode": game.mode, "/api/fill": lambda _: game.fill()}
+             "/api/edit": game.edit, "/api/mode": game.mode, "/api/fill": lambda _: game.fill(),
+             "/api/book": game.add_to_book}
     if method == "GET" and path in gets:
         return gets[path]()
     if method == "POST" and path in posts:

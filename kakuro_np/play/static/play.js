@@ -511,6 +511,7 @@ function init() {
   button("to-create", () => post("/api/mode", { mode: "create" }));
   button("to-play", () => post("/api/mode", { mode: "play" }));
   button("fill-layout", () => post("/api/fill"));
+  button("add-to-book", () => post("/api/book"));
   button("new", () => {
     selected = null;
     post("/api/new", { rows: Number($("new-rows").value), cols: Number($("new-cols").value) });
