@@ -71,7 +71,8 @@ TITLE_PT, SUBTITLE_PT, NOTE_PT, HEADING_PT, FOLIO_PT = 30, 16, 11, 10, 9
 DARK, INK, LIGHT = (51, 51, 51), (0, 0, 0), (255, 255, 255)
 #: The date the file says it was made: always this one, so the same book is the same bytes.
 FIXED_DATE = datetime(1970, 1, 1, tzinfo=timezone.utc)
-#: The grades' order in a book.
+#: The grades' order in a book: ``grading.LABELS`` (a test holds them equal; the grader,
+#: and the engine with it, is imported only when a book is made).
 GRADES = ("easy", "medium", "hard", "expert")
 #: Where a TrueType font may be, (regular, bold), in the order tried: Debian's
 #: fonts-dejavu-core, other systems' DejaVu, then common fonts of macOS and Windows.

@@ -312,3 +312,9 @@ def test_the_play_page_adds_the_board_to_the_book(tmp_path):
     game.book = str(tmp_path / "book.pdf")
     assert game.add_to_book({})["message"] == "added to book.pdf: 1 puzzle"
     assert len(reader((tmp_path / "book.pdf").read_bytes()).pages) == 3
+
+
+def test_a_books_grades_are_the_graders_labels_in_order():
+    """``printing`` keeps its own copy (the grader is imported only to make a book)."""
+    from kakuro_np import grading
+    assert bk.GRADES == grading.LABELS
