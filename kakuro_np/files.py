@@ -24,12 +24,19 @@ def write_atomic(path, text: str) -> None:
     >>> open(path, encoding="utf-8").read(), os.listdir(os.path.dirname(path))
     ('x ; 3 0\\n', ['k.txt'])
     """
+    if not isinstance(text, str):
+        raise TypeError(f"write_atomic writes text, not {type(text).__name__}")
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path, data: bytes) -> None:
+    """``write_atomic`` of bytes (a book's PDF)."""
     path = os.fspath(path)
     mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

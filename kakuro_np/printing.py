@@ -39,7 +39,7 @@ import numpy as np
 from .drawing import BASELINE_DROP, BORDER_LINE, DIAGONAL_LINE, DIGIT_SIZE, GRID_LINE, \
     SUM_FAR, SUM_NEAR
 from .errors import PuzzleError
-from .files import output_path, write_atomic
+from .files import output_path, write_atomic, write_bytes_atomic
 from .render import BLANK, CLUE, clue_text, kinds
 
 #: Page sizes in mm, (width, height).
@@ -574,26 +574,14 @@ def writable(path) -> str:
 
 
 def write_pdf(path, data: bytes) -> None:
-    """Write a book's bytes to ``path`` whole or not at all, as ``write_atomic`` writes text:
-    a temporary file beside it, then ``os.replace``; a new file gets mode 0644, a
-    replaced one keeps its mode."""
-    import tempfile
+    """Write a book's bytes to ``path`` whole or not at all (``files.write_bytes_atomic``);
+    PuzzleError naming the file when it cannot be written."""
     if writable(path) == "null":
         return
-    path = os.fspath(path)
     try:
-        mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_bytes_atomic(path, data)
     except OSError as e:
-        raise PuzzleError(f"cannot write file: {e.strerror}", source=path) from None
+        raise PuzzleError(f"cannot write file: {e.strerror}", source=os.fspath(path)) from None
 
 
 def book(puzzles, path, *, title: str = "Kakuro", subtitle: str = "", paper: str = "A4",
