@@ -45,7 +45,10 @@ def test_the_subproblems_solutions_in_turn_are_the_puzzles_in_the_essays_order(p
 @SETTINGS
 @given(filled_puzzles(max_side=8), st.integers(1, 64))
 def test_the_subproblems_counts_add_up_to_the_count(pf, want):
+    """On puzzles of at most MOST solutions (an exact count of a drawn 8x8 with millions
+    took five minutes in one suite's draw; the samples below hold big counts)."""
     puzzle, _ = pf
+    assume(kn.count(puzzle, limit=MOST + 1) <= MOST)
     m = model(puzzle)
     parts = split(m, want)
     assert sum(count_in_turns(m._replace(mask=s), NO_LIMIT, NO_DEADLINE) for s in parts) \
