@@ -314,7 +314,7 @@ def fits(shape, paper: str, per_page: int, name: str | None = None) -> None:
     >>> fits((40, 40), "A4", 1)
     Traceback (most recent call last):
     ...
-    kakuro_np.errors.PuzzleError: a 40x40 grid does not fit 1 a page on A4 with readable clues (cells of 5.4 mm or more, clues of 5.5 pt); the largest that fits is 47x34
+    kakuro_np.errors.PuzzleError: a 40x40 grid does not fit 1 a page on A4 with readable clues (cells of 5.4 mm or more, clues of 5.5 pt); the largest that fits is 47x34 (47 rows, 34 columns)
     """
     rows, cols = largest(paper, per_page)
     if shape[0] <= rows and shape[1] <= cols:
@@ -323,7 +323,7 @@ def fits(shape, paper: str, per_page: int, name: str | None = None) -> None:
     raise PuzzleError(f"a {shape[0]}x{shape[1]} grid does not fit {per_page} a page on "
                       f"{paper} with readable clues (cells of {MIN_CELL:.1f} mm or more, "
                       f"clues of {MIN_CLUE_PT:g} pt); the largest that fits is "
-                      f"{rows}x{cols}{more}", source=name)
+                      f"{rows}x{cols} ({rows} rows, {cols} columns){more}", source=name)
 
 
 def per_page_for(shapes, paper: str) -> int:
