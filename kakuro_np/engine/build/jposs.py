@@ -417,9 +417,10 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
 
     A cell down to one digit is settled. The open cells: one takes what is left of
     the sum; two, the digits whose partner the other allows (``PARTNERS``); three,
-    each first digit, then the pairs; more, ``sets_support``. ``work`` is
-    SUPPORT_SCRATCH int64, ``layers`` ``sets_support``'s. Returns False when a cell is
-    left empty.
+    each first digit, then the pairs; four, and five of few digits (``few_outside``),
+    each digit of the cells but the two widest, then the pair; more, ``sets_support``.
+    ``work`` is SUPPORT_SCRATCH int64, ``layers`` ``sets_support``'s. Returns False when
+    a cell is left empty.
     """
     a = ent_off[k]
     L = ent_off[k + 1] - a
@@ -468,9 +469,11 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
                 work[found] |= low
                 work[found + 1] |= second
                 work[found + 2] |= m2 & ~low & PARTNERS[t, second]
-    elif n == 4 and few_outside(work, n):      # each first two digits, then a pair
-        m0, m1, m2, m3 = work[CELLS], work[CELLS + 1], work[CELLS + 2], work[CELLS + 3]
-        f0, f1, f2, f3 = 0, 0, 0, 0
+    elif 4 <= n <= 5 and few_outside(work, n):     # each digit of the cells but a pair,
+        m0, m1 = work[CELLS], work[CELLS + 1]          # then the pair (PARTNERS)
+        m2 = work[CELLS + 2] if n == 5 else 0
+        pa, pb = work[CELLS + n - 2], work[CELLS + n - 1]
+        f0, f1, f2, fa, fb = 0, 0, 0, 0, 0
         rest0 = m0
         while rest0:
             low0 = rest0 & -rest0
@@ -479,46 +482,22 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
             while rest1:
                 low1 = rest1 & -rest1
                 rest1 ^= low1
-                t = total - LOWEST_DIGIT[low0] - LOWEST_DIGIT[low1]
-                if t > 17 or t < 3:
-                    continue
-                both = low0 | low1
-                second = m2 & ~both & PARTNERS[t, m3 & ~both]
-                if second:
-                    f0 |= low0
-                    f1 |= low1
-                    f2 |= second
-                    f3 |= m3 & ~both & PARTNERS[t, second]
-        work[found], work[found + 1], work[found + 2], work[found + 3] = f0, f1, f2, f3
-    elif n == 5 and few_outside(work, n):      # each first three digits, then a pair
-        m0, m1, m2, m3, m4 = (work[CELLS], work[CELLS + 1], work[CELLS + 2], work[CELLS + 3],
-                              work[CELLS + 4])
-        f0, f1, f2, f3, f4 = 0, 0, 0, 0, 0
-        rest0 = m0
-        while rest0:
-            low0 = rest0 & -rest0
-            rest0 ^= low0
-            rest1 = m1 & ~low0
-            while rest1:
-                low1 = rest1 & -rest1
-                rest1 ^= low1
-                rest2 = m2 & ~(low0 | low1)
+                rest2 = m2 & ~(low0 | low1) if n == 5 else -1    # four cells: one pass
                 while rest2:
-                    low2 = rest2 & -rest2
-                    rest2 ^= low2
+                    low2 = rest2 & -rest2 if n == 5 else 0
+                    rest2 = rest2 ^ low2 if n == 5 else 0
                     t = total - LOWEST_DIGIT[low0] - LOWEST_DIGIT[low1] - LOWEST_DIGIT[low2]
                     if t > 17 or t < 3:
                         continue
                     used = low0 | low1 | low2
-                    second = m3 & ~used & PARTNERS[t, m4 & ~used]
+                    second = pa & ~used & PARTNERS[t, pb & ~used]
                     if second:
-                        f0 |= low0
-                        f1 |= low1
-                        f2 |= low2
-                        f3 |= second
-                        f4 |= m4 & ~used & PARTNERS[t, second]
-        work[found], work[found + 1], work[found + 2] = f0, f1, f2
-        work[found + 3], work[found + 4] = f3, f4
+                        f0, f1, f2 = f0 | low0, f1 | low1, f2 | low2
+                        fa, fb = fa | second, fb | (pb & ~used & PARTNERS[t, second])
+        work[found], work[found + 1] = f0, f1
+        if n == 5:
+            work[found + 2] = f2
+        work[found + n - 2], work[found + n - 1] = fa, fb
     else:
         sets_support(n, total, work, layers)
     for q in range(n):
