@@ -6,11 +6,15 @@ checkout asked for (its own warm cache), warmed up first. It reports the wall ti
 puzzles a second, the main process's own CPU time a puzzle (user + system, its
 threads included) and its workers' CPU a puzzle, beside a loop of ``kn.kakuro`` over
 the same puzzles (read beforehand) in one process: the ceiling a batch's main process
-sets shows on two cores too. Rounds alternate the checkouts; medians.
+sets shows on two cores too. Rounds alternate the checkouts; medians. With ``--counts
+GRIDS`` it times instead exact counts of those grids in one process and on a Dask
+LocalCluster of each worker count (single-threaded processes, their memos dropped before
+each count), in this checkout: each cluster's speed-up over one process.
 
     git worktree add /tmp/before HEAD~1
     python bench/scale.py /tmp/before . --workers 1 2      # a Markdown table
     python bench/scale.py . . --rounds 1                    # one checkout alone
+    python bench/scale.py --counts bench/sets/long_counts.jsonl --workers 1 2   # Dask counts
 
 Examples
 --------
@@ -95,6 +99,62 @@ def measure(source: str, workers: int) -> dict:
     return {"n": n, "wall": wall, "main_us": own / n * 1e6, "workers_us": children / n * 1e6}
 
 
+def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -> list:
+    """``[(name, solutions, {side: [seconds]})]``: ``kn.count(p)`` of each grid of
+    ``grids_path`` (JSON lines with ``name`` and ``grid``) in this process, and split on
+    a Dask LocalCluster of each number of ``workers`` (single-threaded processes, their
+    memos dropped before each count); sides alternate from round to round."""
+    import kakuro_np as kn
+    from distributed import Client, LocalCluster
+    from kakuro_np import dist
+    with open(grids_path) as f:
+        grids = [json.loads(line) for line in f if line.strip()]
+    clusters = {}
+    try:
+        for n in workers:
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=":0")
+            clusters[n] = (cluster, Client(cluster))
+            clusters[n][1].wait_for_workers(n)
+        sides = ["one process"] + [f"{n} workers" for n in workers]
+        rows = []
+        for g in grids:
+            p = kn.parse(g["grid"])
+            times, found = {side: [] for side in sides}, None
+            for r in range(rounds):
+                for side in (sides if r % 2 == 0 else sides[::-1]):
+                    client = None if side == "one process" else clusters[int(side.split()[0])][1]
+                    if client is not None:
+                        client.run(dist.forget)
+                    started = time.perf_counter()
+                    got = kn.count(p, timeout=timeout, scheduler=client)
+                    times[side].append(time.perf_counter() - started)
+                    assert found is None or got == found, f"{g['name']}: {got} != {found}"
+                    found = got
+            rows.append((g["name"], found, times))
+            print(f"{g['name']}: {found:,} solutions, " + ", ".join(
+                f"{side} {statistics.median(t):.2f} s" for side, t in times.items()), flush=True)
+        return rows
+    finally:
+        for cluster, client in clusters.values():
+            client.close()
+            cluster.close()
+
+
+def count_table(rows) -> str:
+    """``count_scaling``'s rows as a Markdown table: the median seconds of each side and
+    each cluster's speed-up over one process."""
+    sides = list(rows[0][2])
+    lines = ["| grid | solutions | " + " | ".join(sides) + " | " +
+             " | ".join(f"{side}: speed-up" for side in sides[1:]) + " |",
+             "|---|---:|" + "---:|" * (2 * len(sides) - 1)]
+    for name, found, times in rows:
+        med = [statistics.median(times[side]) for side in sides]
+        lines.append(f"| {name} | {found:,} | " + " | ".join(f"{m:.2f} s" for m in med) + " | "
+                     + " | ".join(f"{med[0] / m:.2f}x" for m in med[1:]) + " |")
+    return "\n".join(lines)
+
+
 def run(tree: str, source: str, workers: int) -> dict:
     """``measure`` in a fresh process of the checkout ``tree``."""
     return run_in(tree, [os.path.abspath(__file__), "--measure", source, str(workers)])
@@ -109,9 +169,20 @@ def main():
                     help="worker counts (default 1, 2, 4, ... up to the cores)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--counts", metavar="GRIDS", help="instead: exact counts of these grids "
+                    "(JSON lines, e.g. sets/long_counts.jsonl) in one process and on Dask "
+                    "clusters of each worker count, this checkout only")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds a count (--counts)")
     args = ap.parse_args()
     if args.measure:
         print(json.dumps(measure(args.measure[0], int(args.measure[1]))))
+        return
+    if args.counts:
+        workers = args.workers or worker_counts(os.cpu_count() or 1)
+        rows = count_scaling(args.counts, workers, args.rounds, args.timeout)
+        print(f"\nExact counts, {args.rounds} rounds alternating, medians; "
+              f"{os.cpu_count()} cores\n")
+        print(count_table(rows))
         return
     counts = [0] + (args.workers or worker_counts(os.cpu_count() or 1))
     with tempfile.TemporaryDirectory() as folder:
