@@ -195,15 +195,12 @@ def _answered_at_once(items, limit, timeout, keep, lines, start):
     """``answered`` of at most AT_ONCE items: each read (``_checked``), those force solves
     answered by one call, the rest (and any that could not be read) by ``solve_one``."""
     from .engine.model import forced_answers
-    from .puzzle import Puzzle
     read, seconds = {}, {}
     if _at_least(limit, 1) and _at_least(keep, 0):     # else solve_one says what is wrong
         for i, (_, grid) in enumerate(items):
             began = time.perf_counter()
             try:
-                if type(grid) is Puzzle:        # checked when it was made
-                    read[i] = grid
-                elif not isinstance(grid, Exception):
+                if not isinstance(grid, Exception):
                     read[i] = _checked(grid)
             except Exception:               # solve_one says what, as ever
                 pass
@@ -232,7 +229,10 @@ def _checked(grid):
     """The puzzle of a batch item, its runs checked: a file's or a text's malformed run is
     named by its line and column (``book.kakuro:9:70: ...``), as ``kakuro-np solve``
     names it, not by its cell. A path (``_path_of``) is read by ``_read_file``; text is
-    parsed as text."""
+    parsed as text; a Puzzle is itself (checked when it was made)."""
+    from .puzzle import Puzzle
+    if type(grid) is Puzzle:
+        return grid
     from .formats import as_puzzle, check_runs, parse, with_places
     path = _path_of(grid)
     if path is None and not isinstance(grid, (str, bytes)):
