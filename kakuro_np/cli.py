@@ -778,10 +778,8 @@ def cmd_book(args) -> int:
     data = printing.pdf_bytes(entries, title=args.title, subtitle=args.subtitle or "",
                               paper=args.paper, per_page=args.per_page)
     printing.write_pdf(args.out, data)
-    labels = [e.label for e in entries]
-    print(f"{args.out}: {_plural(len(entries), 'puzzle')} ("
-          + ", ".join(f"{labels.count(g)} {g}" for g in GRADE_LABELS if g in labels)
-          + f"), {_plural(printing.page_count(entries, args.paper, args.per_page), 'page')}")
+    print(f"{args.out}: {_plural(len(entries), 'puzzle')} ({printing.grade_counts(entries)}), "
+          f"{_plural(printing.page_count(entries, args.paper, args.per_page), 'page')}")
     return EXIT_OK
 
 
@@ -932,9 +930,10 @@ def _seconds(text: str) -> float:
 
 def _paper(text: str) -> str:
     """An argparse type: a paper's name, in any case (``printing.PAPERS``)."""
-    names = {"a4": "A4", "letter": "Letter"}
+    from .printing import PAPERS
+    names = {name.lower(): name for name in PAPERS}
     if text.lower() not in names:
-        raise argparse.ArgumentTypeError(f"one of A4, Letter: {text!r}")
+        raise argparse.ArgumentTypeError(f"one of {', '.join(PAPERS)}: {text!r}")
     return names[text.lower()]
 
 

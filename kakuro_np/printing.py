@@ -498,11 +498,20 @@ def _title_page(pdf, paper, title, subtitle, entries, solutions_at) -> None:
     _centred(pdf, w / 2, h * 0.36, title, TITLE_PT, "B")
     if subtitle:
         _centred(pdf, w / 2, h * 0.36 + 16, subtitle, SUBTITLE_PT)
-    counts = [f"{sum(e.label == g for e in entries)} {g}" for g in GRADES
-              if any(e.label == g for e in entries)]
-    said = f"{len(entries)} puzzle{'s' if len(entries) != 1 else ''}: " + ", ".join(counts)
+    said = f"{len(entries)} puzzle{'s' if len(entries) != 1 else ''}: {grade_counts(entries)}"
     _centred(pdf, w / 2, h * 0.62, said, NOTE_PT)
     _centred(pdf, w / 2, h * 0.62 + 7, f"Solutions from page {solutions_at}", NOTE_PT)
+
+
+def grade_counts(entries) -> str:
+    """How many ``entries`` of each grade, in GRADES' order (the title page, the command
+    line's summary).
+
+    >>> grade_counts([Entry(1, "a", None, None, "hard"), Entry(2, "b", None, None, "hard")])
+    '2 hard'
+    """
+    labels = [e.label for e in entries]
+    return ", ".join(f"{labels.count(g)} {g}" for g in GRADES if g in labels)
 
 
 def _pages(pdf, paper, entries, layout, small=False) -> None:
