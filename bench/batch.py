@@ -93,22 +93,30 @@ def big_memo_count(p, timeout):
 def distributed_counts(client, grids, rounds, timeout):
     """``[(name, count, {side: [seconds]})]``: ``kn.count`` in this process, the same
     with a worker's memo, and split on the cluster."""
-    sides = ("one process", "one process, a worker's memo", "2 workers")
-    rows = []
+    return timed_counts(grids, {
+        "one process": lambda p: kn.count(p, timeout=timeout),
+        "one process, a worker's memo": lambda p: big_memo_count(p, timeout),
+        "2 workers": lambda p: kn.count(p, timeout=timeout, scheduler=client)},
+        rounds, before={"2 workers": lambda: client.run(dist.forget)})
+
+
+def timed_counts(grids, sides, rounds, before=None):
+    """``[(name, count, {side: [seconds]})]``: each of ``grids`` (dicts with ``name`` and
+    ``grid``) counted by each of ``sides`` (name -> ``count(puzzle)``), ``rounds`` times,
+    the order reversed every other round; ``before[side]()``, untimed, before each of
+    that side's counts (dropping the workers' memos). Every side must give one count.
+    A line a grid as it ends."""
+    before = before or {}
+    names, rows = list(sides), []
     for g in grids:
         p = kn.parse(g["grid"])
-        times, n = {side: [] for side in sides}, None
+        times, n = {side: [] for side in names}, None
         for r in range(rounds):
-            for side in (sides if r % 2 == 0 else sides[::-1]):
-                if side == "2 workers":
-                    client.run(dist.forget)
+            for side in (names if r % 2 == 0 else names[::-1]):
+                if side in before:
+                    before[side]()
                 t = time.perf_counter()
-                if side == "one process":
-                    got = kn.count(p, timeout=timeout)
-                elif side == "2 workers":
-                    got = kn.count(p, timeout=timeout, scheduler=client)
-                else:
-                    got = big_memo_count(p, timeout)
+                got = sides[side](p)
                 times[side].append(time.perf_counter() - t)
                 assert n is None or got == n, f"{g['name']}: {got} != {n}"
                 n = got

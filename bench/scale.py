@@ -107,6 +107,7 @@ def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -
     import kakuro_np as kn
     from distributed import Client, LocalCluster
     from kakuro_np import dist
+    from batch import timed_counts                     # bench/batch.py
     with open(grids_path) as f:
         grids = [json.loads(line) for line in f if line.strip()]
     clusters = {}
@@ -116,25 +117,13 @@ def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -
                                    host="127.0.0.1", dashboard_address=":0")
             clusters[n] = (cluster, Client(cluster))
             clusters[n][1].wait_for_workers(n)
-        sides = ["one process"] + [f"{n} workers" for n in workers]
-        rows = []
-        for g in grids:
-            p = kn.parse(g["grid"])
-            times, found = {side: [] for side in sides}, None
-            for r in range(rounds):
-                for side in (sides if r % 2 == 0 else sides[::-1]):
-                    client = None if side == "one process" else clusters[int(side.split()[0])][1]
-                    if client is not None:
-                        client.run(dist.forget)
-                    started = time.perf_counter()
-                    got = kn.count(p, timeout=timeout, scheduler=client)
-                    times[side].append(time.perf_counter() - started)
-                    assert found is None or got == found, f"{g['name']}: {got} != {found}"
-                    found = got
-            rows.append((g["name"], found, times))
-            print(f"{g['name']}: {found:,} solutions, " + ", ".join(
-                f"{side} {statistics.median(t):.2f} s" for side, t in times.items()), flush=True)
-        return rows
+        sides = {"one process": lambda p: kn.count(p, timeout=timeout)}
+        before = {}
+        for n, (_, client) in clusters.items():
+            sides[f"{n} workers"] = (lambda client: lambda p: kn.count(
+                p, timeout=timeout, scheduler=client))(client)
+            before[f"{n} workers"] = (lambda client: lambda: client.run(dist.forget))(client)
+        return timed_counts(grids, sides, rounds, before)
     finally:
         for cluster, client in clusters.values():
             client.close()
