@@ -26,7 +26,8 @@ force/  : stage 3, the one propagation. ``index`` (big tables by position and
           ``propagate`` (the fixpoint, and the walks' start, ``start_state``),
           ``tables`` (the model's tables, written once at the fixpoint), ``moves`` (a walk's moves on a node).
 model   : stages 1-3 in one kernel call: the packed puzzle (``Model``), whose
-          ``root()`` is the one way to a kernel's ``Root``.
+          ``root()`` is the one way to a kernel's ``Root``; ``forced_answers``, many
+          puzzles' entries and fixpoint in one call (what ``solve_many`` asks first).
 walk/   : the depth-first walks. ``trail`` (the walk, written once: ``open_level``,
           ``step``; every walk steps with it, each with its own branching rule and
           its own work at a leaf; a count's fans each walk a level of it, with
