@@ -25,7 +25,13 @@ threads    : the cluster's worker threads in all; the tree is split into
 A count's branches share most of their pieces (the far side of the grid is the
 same below every branch), which a single process counts once in its memo. Split,
 each worker counts them again for its own tasks: on a grid whose count is all
-shared pieces, two workers are no faster than one (see bench/RESULTS.md, "Scale").
+shared pieces, two workers are no faster than one, and sixteen may be slower
+(bench/HISTORY.md, "Scale"). So ``count_on`` counts the whole tree as one more
+task beside the split's (an exact count as two, one for each order that a process
+races on two cores, ``turns.count_in_turns``), first in the queue: whichever
+ends first answers, and the rest are stopped (``stopping``). On two workers that
+is the race of one process; on more, the split's tasks run beside it, and answer
+where the pieces do not repeat.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 import time
+import uuid
 from collections import OrderedDict
 
 import numpy as np
@@ -54,6 +62,13 @@ MODELS_KEPT = 2
 #: default memo, starting over when full, would count again task after task; this one
 #: keeps them, so the subproblems in turn cost about what the whole count costs.
 MEMO_SLOTS_LOG2, MEMO_WORDS = 20, 1 << 25
+#: A count with no limit (``turns.NO_LIMIT``, which ``dist`` cannot import: ``turns``
+#: imports ``dist``).
+NO_LIMIT = np.iinfo(np.int64).max
+#: Seconds between a task's looks at whether it is to stop (``stopping``).
+STOP_POLL = 0.25
+#: What a subproblem's task returns when it was stopped (``stopping``) before it ended.
+STOPPED = -1
 #: What to install where Dask is missing.
 INSTALL = "pip install 'kakuro_np[dist]'"
 
@@ -159,24 +174,38 @@ def deadline_of(end) -> int:
     return deadline_ns(None if end is None else max(end - time.time(), 0.0))
 
 
-def _submit_split(client, task, m, cap, timeout, max_rows, tasks):
+def _submit_split(client, task, m, cap, timeout, max_rows, tasks, *extra):
+    """The futures of ``task(puzzle, key, max_rows, mask, cap, end, *extra)`` over the
+    subproblems the tree of ``m`` splits into; then, when ``extra`` names a stop, those
+    over the whole tree, first in the queue: an exact count's in each of its two orders
+    (``first_order`` True, then False), else one (see the module's note)."""
     from .engine.walk.split import split
     end = None if timeout is None else time.time() + timeout
     parts = split(m, tasks if tasks is not None else TASKS_PER_THREAD * threads(client))
     key = model_key(m.puzzle, max_rows)
-    return [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, pure=False)
-            for mask in parts]
+    futures = [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, *extra, pure=False)
+               for mask in parts]
+    if extra:                               # the whole tree, in each order a process races
+        for first_order in ((True, False) if cap >= NO_LIMIT else (False,)):
+            futures.append(client.submit(task, m.puzzle, key, max_rows, m.mask, cap, end,
+                                         *extra, first_order, pure=False, priority=1))
+    return futures
 
 
 def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
-    """``count`` of model ``m`` on the cluster: at most ``cap`` (exact for NO_LIMIT),
-    the subproblems' counts added as they come; SolveTimeout past ``timeout``
-    seconds. ``task(puzzle, key, max_rows, mask, cap, end)`` counts one subproblem
-    (``solve.count_subproblem``); ``max_rows`` is the budget ``m`` was built with;
+    """``count`` of model ``m`` on the cluster: at most ``cap`` (exact for NO_LIMIT); the
+    subproblems' counts added as they come, beside a task counting the whole tree:
+    the first side to end answers, and the other's tasks are stopped (see the module's
+    note). SolveTimeout past ``timeout`` seconds. ``task(puzzle, key, max_rows, mask,
+    cap, end, stop)`` counts one subproblem (``solve.count_subproblem``), or STOPPED once
+    the cluster's Event ``stop`` is set; ``max_rows`` is the budget ``m`` was built with;
     the tree is split into ``tasks`` subproblems (default TASKS_PER_THREAD a worker
     thread)."""
     distributed = distributed_module()
-    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
+    stop = f"kakuro-np-stop-{uuid.uuid4().hex}"
+    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks, stop)
+    wholes = 2 if cap >= NO_LIMIT else 1
+    whole, parts = set(futures[-wholes:]), set(futures[:-wholes])
     total = 0
     try:
         for future in distributed.as_completed(futures):
@@ -184,12 +213,47 @@ def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
             if n is None:
                 raise SolveTimeout(f"timed out after {seconds(timeout)} s while counting, with "
                                    f"{total:,} solutions counted so far")
+            if future in whole:
+                return min(n, cap)
             total += n
-            if total >= cap:
+            parts.discard(future)
+            if total >= cap or not parts:
                 break
     finally:
+        distributed.Event(stop, client=client).set()
         client.cancel(futures)
     return min(total, cap)
+
+
+@contextlib.contextmanager
+def stopping(name, stop):
+    """In a task: while the block runs, once the cluster's Event ``name`` is set (None:
+    never), ``stop()`` is called every millisecond until the block ends (a kernel may
+    take a node off just after a stop was written: see ``turns.first_of``). The
+    Event is looked at every STOP_POLL seconds, in a thread of its own, which ends by
+    itself within that once the block has ended (the task's answer does not wait for it)."""
+    if name is None:
+        yield
+        return
+    distributed = distributed_module()
+    event = distributed.Event(name, client=distributed.get_client())
+    ended = threading.Event()
+
+    def watch():
+        try:
+            while not ended.is_set():
+                if event.wait(STOP_POLL):
+                    while not ended.wait(0.001):
+                        stop()
+                    return
+        except Exception:                   # the client closing: the task ends anyway
+            return
+
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        yield
+    finally:
+        ended.set()
 
 
 def solutions_on(client, task, m, cap, timeout, max_rows, tasks=None):

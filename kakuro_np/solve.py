@@ -36,7 +36,8 @@ from . import first_run
 from .budget import MAX_BYTES, all_within, timed_out_counting
 from .progress import Progress, reporting
 from .puzzle import Puzzle, PuzzleLike
-from .turns import NO_LIMIT, as_limit, count_in_turns, count_kernels, racing, solutions_in_any_order
+from .turns import (NO_LIMIT, Runner, Stopped, as_limit, count_in_turns, count_kernels, racing,
+                    solutions_in_any_order)
 
 
 #: The last model ``model`` built, with its Puzzle and row budget; kept when its tables
@@ -311,14 +312,21 @@ def _kept_model(puzzle, key, max_rows) -> tuple:
     return kept(key, lambda: (model(puzzle, max_rows), new_memo(MEMO_SLOTS_LOG2, MEMO_WORDS)))
 
 
-def count_subproblem(puzzle, key, max_rows, mask, cap, end):
+def count_subproblem(puzzle, key, max_rows, mask, cap, end, stop=None, first_order=False):
     """A Dask task (``dist.count_on``): the solutions below the subproblem ``mask`` of
     ``puzzle``'s model (named ``key``), at most ``cap``; None past the wall-clock
-    time ``end``."""
-    from .dist import deadline_of
+    time ``end``, ``dist.STOPPED`` once the cluster's Event ``stop`` is set. An exact
+    count keeps to the first order with ``first_order``, else it dissects (see
+    ``turns.count_in_turns``): the workers fill the cores already, no thread races."""
+    from .dist import STOPPED, deadline_of, stopping
     m, memo = _kept_model(puzzle, key, max_rows)
-    return count_in_turns(m._replace(mask=mask), cap, deadline_of(end), memo=memo,
-                          race=False)      # the worker threads fill the cores already
+    runner = Runner()
+    with stopping(stop, runner.stop):
+        try:
+            return count_in_turns(m._replace(mask=mask), cap, deadline_of(end), memo=memo,
+                                  race=False, stop=runner, first_order=first_order)
+        except Stopped:
+            return STOPPED
 
 
 def subproblem_solutions(puzzle, key, max_rows, mask, cap, end):

@@ -188,7 +188,7 @@ class Learner:
 
 
 def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
-                   race=None):
+                   race=None, stop=None, first_order=False):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
@@ -200,16 +200,19 @@ def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
     again, finding every piece counted so far in it (see ``memo``). An exact count
     may race two orders on two threads when ``race`` (None: ``racing()``). A memo of
     its own is borrowed at the first count turn and given back at the end (``memo``).
+    ``stop``, a ``Runner``: once it is stopped, the count raises Stopped (a Dask task
+    whose other side answered, ``dist.count_on``). With ``first_order``, an exact count
+    keeps to the first order, never dissected (the other side of a race run apart).
     """
     held = [memo]
     try:
-        return _counted(m, cap, deadline, turns, meter, held, race)
+        return _counted(m, cap, deadline, turns, meter, held, race, stop, first_order)
     finally:
         if memo is None and held[0] is not None:
             give_back(held[0])
 
 
-def _counted(m, cap, deadline, turns, meter, memo, race):
+def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
     """``count_in_turns``'s work; ``memo`` is a one-element list holding the memo of the
     count's turns, None until the first turn borrows one."""
     race = racing() if race is None else race
@@ -224,11 +227,13 @@ def _counted(m, cap, deadline, turns, meter, memo, race):
         meter.add(hunted)
         return int(found) if found >= cap or exhausted else None
 
-    def count_turn(turn, memo=memo, rank=rank, runner=None, followed=True):
+    def count_turn(turn, memo=memo, rank=rank, runner=stop, followed=True):
         if memo[0] is None:
             memo[0] = borrowed()
         while True:
             if runner is not None and runner.stopped:
+                if runner is stop:
+                    raise Stopped
                 return None
             if followed:                    # the meter follows it
                 meter.add(0, turn)
@@ -272,7 +277,8 @@ def _counted(m, cap, deadline, turns, meter, memo, race):
             rank[0] = ranks
         return pieces
 
-    answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if cap >= NO_LIMIT else count_turn,
+    exact = cap >= NO_LIMIT and not first_order
+    answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if exact else count_turn,
                       len, hunting="hunt" in kernels)
     if not isinstance(answer, np.ndarray):  # the hunt's or the learning's
         return answer
@@ -309,6 +315,10 @@ def one_core():
         yield
     finally:
         _ONE_CORE.on = before
+
+
+class Stopped(Exception):
+    """A count told to stop (``count_in_turns``'s ``stop``) before it ended."""
 
 
 class Runner:
