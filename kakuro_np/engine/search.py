@@ -30,24 +30,15 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import types
 
+from ..combos import LOWEST_DIGIT
 from .core.codes import CONTRADICTION, OK, OVER_BUDGET, THRASHING, TIMED_OUT, WALKED, WITNESSED
-from .core.jit import INT, NO_DEADLINE, grow, kernel, monotonic_ns
+from .core.jit import INT, NO_DEADLINE, copy_into, grow, kernel, monotonic_ns
 from .core.policy import CLOCK_AFTER, THRASH_NS
 from .core.state import ROOT
 from .force import pick_entry, start_state
-from .proofs.checks import check_path, check_root, checks_type
+from .proofs.checks import check_node, checks_type
 from .walk.sums import sums_feasible
-from .walk.trail import open_level, step, trail_for
-
-
-@kernel
-def mask_digit(m):
-    """The digit of a one-digit mask."""
-    d = 1
-    while m > 1:
-        m >>= 1
-        d += 1
-    return d
+from .walk.trail import close_levels, open_level, rebuild_node, step, trail_for
 
 
 class Found(NamedTuple):
@@ -73,7 +64,7 @@ def search(root, limit, store, deadline, check_after, checks):
     """Depth-first fan-out from the fixpoint of ``force``.
 
     After ``check_after`` nodes or THRASH_NS without a solution (thrashing), the nodes on
-    the current path are checked from the top (``check_path``, with the
+    the current path are checked from the top (``check_node``, with the
     ``checks`` from ``new_checks``) and the first one with no solution below
     it is cut; from then on, until a solution is found, each new node is
     checked before it is entered, unless a solution found by an earlier check
@@ -82,7 +73,7 @@ def search(root, limit, store, deadline, check_after, checks):
     checks are not compiled in, and the search stops with THRASHING instead;
     with checks, every node is also tested on its sums (``sums``), and cut
     when they cannot be met. With ``checks.root_ns[0]`` set, the root is checked
-    first (``check_root``), for at most that long: if it has no solution the search
+    first, for at most that long: if it has no solution the search
     ends; if the check found none in time, it stops with THRASHING (the caller
     then finds the root a witness some other way, in ``checks.given``).
 
@@ -101,8 +92,16 @@ def search(root, limit, store, deadline, check_after, checks):
     if emptied >= 0:
         return Found(0, solutions[:0], 1, OK)
     if checks is not None and checks.root_ns[0] != 0:
-        said = check_root(checks, tables, live,
+        # the root's check, for at most root_ns: the sums are tested on the masks
+        # ``checks.seed`` first, since the hunt tries rows nearest the flow of the last
+        # sums test first: from the node where a walk thrashed it hunts along the walk's
+        # path, and finds a solution far sooner than from the root's flow. Its solution
+        # goes to ``checks.given``: later checks of the root take it at once
+        sums_feasible(checks.hunter.sums, checks.seed)
+        said = check_node(np.int64(0), checks, tables, live,
                           min(deadline, monotonic_ns() + checks.root_ns[0]))
+        if said == WITNESSED:
+            copy_into(checks.given, checks.witness[0])
         checks.root_ns[0] = 0
         if said == CONTRADICTION:
             return Found(0, solutions[:0], 1, OK)
@@ -113,7 +112,7 @@ def search(root, limit, store, deadline, check_after, checks):
         # the later checks' hunts otherwise, and slow them (see bench/HISTORY.md)
         emptied, tables, live = start_state(root, True)
     nalive = live.nalive
-    trail = trail_for(tables, live)
+    trail = trail_for(tables, live, False)
     found = 0
     nodes = 1
     since = 0                                # nodes since the last solution
@@ -129,7 +128,7 @@ def search(root, limit, store, deadline, check_after, checks):
                     if found == solutions.shape[0]:
                         solutions = grow(solutions, 2 * found)
                     for v in range(V):
-                        solutions[found, v] = mask_digit(mask[v])
+                        solutions[found, v] = LOWEST_DIGIT[mask[v]]   # its one digit
                 found += 1
                 since = 0
                 began = monotonic_ns()
@@ -157,8 +156,20 @@ def search(root, limit, store, deadline, check_after, checks):
         if checks is None:                  # without checks (compiled apart): stop
             return Found(found, solutions[:found], nodes, THRASHING)
         else:
-            # thrashing: check the path from the top, then each new node
-            c = check_path(trail, checks, tables, live, deadline, not checking)
+            # thrashing: check the nodes on the path from the top (``check_node``) and cut
+            # the first with no solution below it (the walk goes on with the next row of
+            # its parent, or ends at the root); from then on, each new node
+            d = trail.top[0]
+            a = d if checking else np.int64(0)
+            while True:
+                if not checking:
+                    rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
+                c = check_node(a, checks, tables, live, deadline)
+                if c == CONTRADICTION and not checking:
+                    close_levels(trail, live, a, False)
+                if c == CONTRADICTION or c == TIMED_OUT or a == d:
+                    break
+                a += 1
             checking = True
             if c == TIMED_OUT:
                 return Found(found, solutions[:found], nodes, TIMED_OUT)
@@ -182,7 +193,7 @@ def walk_fanouts(root, most, deadline):
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return 0, 0, OK
-    trail = trail_for(tables, live)
+    trail = trail_for(tables, live, False)
     fanouts = solutions = 0
     at_node = True
     while True:

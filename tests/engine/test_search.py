@@ -6,11 +6,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import kakuro_np as kn
+from kakuro_np.combos import LOWEST_DIGIT
 from kakuro_np.engine.core import policy
 from kakuro_np.engine.core.codes import CONTRADICTION, OK, THRASHING, TIMED_OUT
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.model import build
-from kakuro_np.engine.search import (count_fanouts, fixpoint_masks, mask_digit, search,
+from kakuro_np.engine.search import (count_fanouts, fixpoint_masks, search,
                                      walk_fanouts)
 from strategies import OPEN_BLOCK, THRASHING_DRAFT, filled_puzzles
 from conftest import PUZZLES, SAMPLES, examples
@@ -33,10 +34,6 @@ def per_variable(m, solutions):
     return solutions.reshape(len(solutions), -1)[:, m.var_cell]
 
 
-def test_mask_digit_reads_the_digit_of_each_one_digit_mask():
-    assert [mask_digit(np.int64(1 << d)) for d in range(9)] == list(range(1, 10))
-
-
 @pytest.mark.parametrize("name", SAMPLES)
 def test_search_finds_the_samples_solutions_in_kakuros_order(name, expected):
     p = kn.read(PUZZLES / name)
@@ -52,7 +49,7 @@ def test_k3_search_visits_its_tree_and_leaves_the_root_at_the_last_solution():
     root = m.root()
     found = search(root, np.int64(1), True, np.int64(NO_DEADLINE), NEVER, None)
     assert found.found == 1
-    assert [mask_digit(b) for b in root.mask] == found.digits[0].tolist()   # the node it left
+    assert [int(LOWEST_DIGIT[b]) for b in root.mask] == found.digits[0].tolist()   # its node
     assert np.array_equal(m.mask, m.fit_mask)           # the model's own masks untouched
     whole = run(m)
     assert (whole.found, whole.nodes) == (40, 93)       # the root and 92 rows tried below it

@@ -27,7 +27,7 @@ filter   : unit propagation on those clauses is weaker than the tables' forced m
 sums     : at each fixpoint of the propagation, the sums' max-flow test (``sums``) on
            the cells' bounds, as CP-SAT's linear relaxation does. When no flow meets
            the clues, the conflict is every digit beyond the bound of each cell on
-           the cut the max-flow leaves (``_sums_explain``). Without it the solver,
+           the cut the max-flow leaves (``_propagate_all``). Without it the solver,
            like CP-SAT without its relaxation, cannot refute the nodes of big open
            grids in any reasonable number of conflicts; with it, it refutes them
            quickly (see bench/HISTORY.md).
@@ -89,6 +89,9 @@ N_CLAUSES, N_LITS, N_STATIC, TRAIL, QHEAD, LEVELS, CONFLICTS, MAX_LEARNT, BROKEN
     HEAP_SIZE, N_LEARNT, N_STATIC_LITS, DIRTY, N_SUMS_LITS = range(14)
 #: Tables of at most this many rows are filtered as the search's forced moves do.
 TABLE_ROWS = 1000
+#: The reason code of a sums conflict (``_propagate_all``): no clause (>= 0), no
+#: entry's table (``-2 - k``), no other reason (-1).
+SUMS_CONFLICT = -(1 << 62)
 
 
 class SatType(RecordType):
@@ -142,10 +145,14 @@ by_reference(Sat, SatType, (     # its fields, passed by reference (``jit.by_ref
 
 
 @inline_kernel
-def _heap_up(sat, i):
-    """Move the heap's item ``i`` up to its place (its activity grew, or it is new)."""
+def _heap_up(sat, v):
+    """Move var ``v`` up to its place in the heap (its activity grew), put at its end first
+    when it is not in the heap."""
     heap, pos, act = sat.heap, sat.heap_pos, sat.activity
-    v = heap[i]
+    i = pos[v]
+    if i < 0:
+        i = sat.state[HEAP_SIZE]
+        sat.state[HEAP_SIZE] = i + 1
     while i > 0:
         parent = (i - 1) >> 1
         if act[heap[parent]] >= act[v]:
@@ -155,68 +162,6 @@ def _heap_up(sat, i):
         i = parent
     heap[i] = v
     pos[v] = i
-
-
-@inline_kernel
-def _heap_down(sat, i):
-    """Move the heap's item ``i`` down to its place."""
-    heap, pos, act = sat.heap, sat.heap_pos, sat.activity
-    n = sat.state[HEAP_SIZE]
-    v = heap[i]
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and act[heap[child + 1]] > act[heap[child]]:
-            child += 1
-        if act[heap[child]] <= act[v]:
-            break
-        heap[i] = heap[child]
-        pos[heap[i]] = i
-        i = child
-    heap[i] = v
-    pos[v] = i
-
-
-@inline_kernel
-def _heap_insert(sat, v):
-    """Put var ``v`` back in the heap (unless it is there)."""
-    if sat.heap_pos[v] < 0:
-        n = sat.state[HEAP_SIZE]
-        sat.heap[n] = v
-        sat.heap_pos[v] = n
-        sat.state[HEAP_SIZE] = n + 1
-        _heap_up(sat, n)
-
-
-@inline_kernel
-def _heap_pop(sat):
-    """The var of highest activity, taken out of the heap (-1 when it is empty)."""
-    n = sat.state[HEAP_SIZE]
-    if n == 0:
-        return -1
-    v = sat.heap[0]
-    sat.heap_pos[v] = -1
-    n -= 1
-    sat.state[HEAP_SIZE] = n
-    if n > 0:
-        sat.heap[0] = sat.heap[n]
-        sat.heap_pos[sat.heap[0]] = 0
-        _heap_down(sat, 0)
-    return v
-
-
-@inline_kernel
-def _bump(sat, v):
-    """Raise var ``v``'s activity by the bump (rescaling all when they grow too big)."""
-    act = sat.activity
-    n = act.shape[0] - 1
-    act[v] += act[n]
-    if act[v] > 1e100:
-        for u in range(n + 1):
-            act[u] *= 1e-100
-    if sat.heap_pos[v] >= 0:
-        _heap_up(sat, sat.heap_pos[v])
 
 
 @inline_kernel
@@ -268,19 +213,14 @@ def _cancel_until(sat, lvl):
         if lit & 1 and v < 9 * sat.n_cells:
             sat.cell_mask[v // 9] |= 1 << (v % 9)
         sat.phase[v] = 1 - (lit & 1)
-        _heap_insert(sat, v)
+        if sat.heap_pos[v] < 0:
+            _heap_up(sat, v)            # back in the heap
     st[TRAIL] = stop
     st[QHEAD] = stop
     st[LEVELS] = lvl
-    _clear_dirty(sat)
-
-
-@inline_kernel
-def _clear_dirty(sat):
-    """Empty the queue of entries to filter."""
-    for i in range(sat.state[DIRTY]):
+    for i in range(st[DIRTY]):          # the queue of entries to filter emptied
         sat.dirty[sat.dirty_queue[i]] = False
-    sat.state[DIRTY] = 0
+    st[DIRTY] = 0
 
 
 @kernel
@@ -321,17 +261,19 @@ def _filter(sat, k):
     return True
 
 
-@inline_kernel
-def _sums_conflict(sat):
-    """The reason code of a sums conflict: ``-2 - k`` for ``k`` one past the last entry."""
-    return -2 - (sat.ent_off.shape[0] - 1)
-
-
 @kernel
 def _propagate_all(sat):
     """Unit propagation and the tables' filters to their fixpoint, then the sums test: -1,
     a clause all of whose literals are false, ``-2 - k`` when no row of entry ``k``
-    fits, or ``_sums_conflict`` when the sums fail (``_sums_explain``)."""
+    fits, or SUMS_CONFLICT when the sums fail.
+
+    The literals of a sums conflict go to ``sat.sums_lits``: every digit above the
+    bound of a cell whose arc leaves the cut (the entries the last max-flow reaches
+    from its super source) and below the bound of one whose arc enters it. Those
+    arcs are at their bounds, and the cut holds more flow than they let out
+    (Hoffman): while those digits stay gone, no digits meet the clues. The bounds
+    are those the test read from ``sat.cell_mask``.
+    """
     st = sat.state
     while True:
         c = _propagate(sat)
@@ -340,52 +282,42 @@ def _propagate_all(sat):
         if st[DIRTY] == 0:
             if sums_feasible(sat.sums, sat.cell_mask):
                 return -1
-            _sums_explain(sat)
-            return _sums_conflict(sat)
+            net = sat.sums              # the sums conflict's literals
+            level, tail, head, arc_var = net.level, net.tail, net.head, net.arc_var
+            out = sat.sums_lits
+            n = 0
+            for i in range(arc_var.shape[0]):
+                v = arc_var[i]
+                if v < 0:
+                    continue
+                inside_tail = level[tail[2 * i]] >= 0
+                inside_head = level[head[2 * i]] >= 0
+                if inside_tail == inside_head:
+                    continue
+                lo, hi = mask_bounds(sat.cell_mask[v])
+                if inside_tail:         # leaving: its upper bound binds
+                    for d in range(hi, 9):
+                        x = 9 * v + d
+                        if sat.value[2 * x] == -1:
+                            out[n] = 2 * x
+                            n += 1
+                else:                   # entering: its lower bound binds
+                    for d in range(lo - 1):
+                        x = 9 * v + d
+                        if sat.value[2 * x] == -1:
+                            out[n] = 2 * x
+                            n += 1
+            st[N_SUMS_LITS] = n
+            return SUMS_CONFLICT
         st[DIRTY] -= 1
         k = sat.dirty_queue[st[DIRTY]]
         sat.dirty[k] = False
         if sat.tab_off[k + 1] - sat.tab_off[k] <= TABLE_ROWS and not _filter(sat, k):
-            _clear_dirty(sat)
+            for i in range(st[DIRTY]):  # the queue of entries to filter emptied
+                sat.dirty[sat.dirty_queue[i]] = False
+            st[DIRTY] = 0
             st[QHEAD] = st[TRAIL]
             return -2 - k
-
-
-@kernel
-def _sums_explain(sat):
-    """The literals of the sums conflict just found (``sums_feasible`` said no), in
-    ``sat.sums_lits``: every digit above the bound of a cell whose arc leaves the
-    cut (the entries the last max-flow reaches from its super source) and below
-    the bound of one whose arc enters it. Those arcs are at their bounds, and
-    the cut holds more flow than they let out (Hoffman): while those digits stay
-    gone, no digits meet the clues. The bounds are those the test read from
-    ``sat.cell_mask``."""
-    net = sat.sums
-    level, tail, head, arc_var = net.level, net.tail, net.head, net.arc_var
-    out = sat.sums_lits
-    n = 0
-    for i in range(arc_var.shape[0]):
-        v = arc_var[i]
-        if v < 0:
-            continue
-        inside_tail = level[tail[2 * i]] >= 0
-        inside_head = level[head[2 * i]] >= 0
-        if inside_tail == inside_head:
-            continue
-        lo, hi = mask_bounds(sat.cell_mask[v])
-        if inside_tail:             # leaving: its upper bound binds
-            for d in range(hi, 9):
-                x = 9 * v + d
-                if sat.value[2 * x] == -1:
-                    out[n] = 2 * x
-                    n += 1
-        else:                       # entering: its lower bound binds
-            for d in range(lo - 1):
-                x = 9 * v + d
-                if sat.value[2 * x] == -1:
-                    out[n] = 2 * x
-                    n += 1
-    sat.state[N_SUMS_LITS] = n
 
 
 @kernel
@@ -403,7 +335,7 @@ def _reason_lits(sat, r, lit):
             out[j] = sat.lits[sat.start[r] + j]
         return n
     k = -2 - r
-    if r == _sums_conflict(sat):        # (a conflict only)
+    if r == SUMS_CONFLICT:              # (a conflict only)
         n = sat.state[N_SUMS_LITS]
         for j in range(n):
             out[j] = sat.sums_lits[j]
@@ -426,14 +358,6 @@ def _reason_lits(sat, r, lit):
                 out[n] = 2 * x
                 n += 1
     return n
-
-
-@inline_kernel
-def _new_level(sat):
-    """Open a decision level."""
-    st = sat.state
-    st[LEVELS] += 1
-    sat.level_start[st[LEVELS]] = st[TRAIL]
 
 
 @kernel
@@ -521,39 +445,6 @@ def _add_static(sat, lits, n):
 
 
 @kernel
-def _row_digits(rows, r, L):
-    """The digit set (bits) of table row ``r``'s first ``L`` digits: its combination."""
-    b = 0
-    for p in range(L):
-        b |= 1 << (rows[r, p] - 1)
-    return b
-
-
-@kernel
-def _static_size(tables, root_mask):
-    """Upper bounds on the clauses and literals of the puzzle's clauses, and the y vars."""
-    ent_off, rows, tab_off = tables.ent_off, tables.rows, tables.tab_off
-    V = root_mask.shape[0]
-    clauses = V * 37
-    lits = V * 81
-    n_y = 0
-    seen = np.zeros(512, np.bool_)
-    for k in range(ent_off.shape[0] - 1):
-        L = ent_off[k + 1] - ent_off[k]
-        combos = 0
-        seen[:] = False
-        for r in range(tab_off[k], tab_off[k + 1]):
-            b = _row_digits(rows, r, L)
-            if not seen[b]:
-                seen[b] = True
-                combos += 1
-        n_y += combos
-        clauses += 9 * L * (L - 1) // 2 + combos * 9 * L + 1
-        lits += 9 * L * (L - 1) + combos * (18 * L + 9) + combos
-    return clauses, lits, n_y
-
-
-@kernel
 def sat_of(tables, root_mask):
     """A ``Sat`` for the puzzle of ``tables`` (``state.Tables``) with its root's masks.
 
@@ -564,7 +455,22 @@ def sat_of(tables, root_mask):
     ent_off, ent_var, rows, tab_off = tables.ent_off, tables.ent_var, tables.rows, tables.tab_off
     V = root_mask.shape[0]
     E = ent_off.shape[0] - 1
-    clauses, n_lits, n_y = _static_size(tables, root_mask)
+    combo = np.zeros(rows.shape[0], np.int64)      # each row's digit set (bits): its combination
+    clauses, n_lits, n_y = V * 37, V * 81, 0       # bounds on the puzzle's clauses and literals
+    seen = np.zeros(512, np.bool_)
+    for k in range(E):
+        L = ent_off[k + 1] - ent_off[k]
+        combos = 0
+        seen[:] = False
+        for r in range(tab_off[k], tab_off[k + 1]):
+            for p in range(L):
+                combo[r] |= 1 << (rows[r, p] - 1)
+            if not seen[combo[r]]:
+                seen[combo[r]] = True
+                combos += 1
+        n_y += combos
+        clauses += 9 * L * (L - 1) // 2 + combos * 9 * L + 1
+        n_lits += 9 * L * (L - 1) + combos * (18 * L + 9) + combos
     n_vars = 9 * V + n_y
     C = clauses + LEARNT_CLAUSES
     sat = Sat(V, np.empty(n_lits + LEARNT_LITS, np.int32), np.zeros(C, np.int64),
@@ -600,7 +506,6 @@ def sat_of(tables, root_mask):
                     buf[1] = 2 * (9 * v + e) + 1
                     _add_static(sat, buf, 2)
     y = 9 * V
-    seen = np.zeros(512, np.bool_)
     for k in range(E):
         a, b = ent_off[k], ent_off[k + 1]
         for i in range(a, b):           # no digit twice
@@ -614,12 +519,11 @@ def sat_of(tables, root_mask):
         seen[:] = False
         first_y = y
         for r in range(tab_off[k], tab_off[k + 1]):
-            combo = _row_digits(rows, r, b - a)
-            if seen[combo]:
+            if seen[combo[r]]:
                 continue
-            seen[combo] = True
+            seen[combo[r]] = True
             for d in range(9):          # y: its digits somewhere, no other digit anywhere
-                if combo >> d & 1:
+                if combo[r] >> d & 1:
                     buf[0] = 2 * y + 1
                     n = 1
                     for i in range(a, b):
@@ -644,7 +548,7 @@ def sat_of(tables, root_mask):
     sat.state[MAX_LEARNT] = max(sat.state[N_STATIC] // 3, 2000)
     for v in range(n_vars):
         if sat.value[2 * v] == 0:
-            _heap_insert(sat, v)
+            _heap_up(sat, v)
     return sat
 
 
@@ -655,6 +559,7 @@ def _analyze(sat, confl):
     backjump level second), the backjump level and the lbd."""
     st, lits, level, reason, seen, learnt = (sat.state, sat.lits, sat.level, sat.reason,
                                             sat.seen, sat.learnt)
+    act = sat.activity
     here = st[LEVELS]
     n = 1
     path = 0
@@ -669,7 +574,12 @@ def _analyze(sat, confl):
                 continue
             if seen[v] == 0 and level[v] > 0:
                 seen[v] = 1
-                _bump(sat, v)
+                act[v] += act[act.shape[0] - 1]    # its activity bumped (rescaled when too big)
+                if act[v] > 1e100:
+                    for u in range(act.shape[0]):
+                        act[u] *= 1e-100
+                if sat.heap_pos[v] >= 0:
+                    _heap_up(sat, v)
                 if level[v] >= here:
                     path += 1
                 else:
@@ -787,7 +697,7 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
         if confl != -1:
             conflicts += 1
             st[CONFLICTS] += 1
-            if confl == _sums_conflict(sat) and st[LEVELS] > 1:
+            if confl == SUMS_CONFLICT and st[LEVELS] > 1:
                 top = 0                 # a sums conflict may lie below the current level
                 for j in range(st[N_SUMS_LITS]):
                     top = max(top, sat.level[sat.sums_lits[j] >> 1])
@@ -822,7 +732,8 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
                 _reduce(sat)
                 st[MAX_LEARNT] = min(st[MAX_LEARNT] + st[MAX_LEARNT] // 10, LEARNT_CLAUSES // 2)
         if st[LEVELS] == 0:             # the node's masks, at level 1
-            _new_level(sat)
+            st[LEVELS] = 1
+            sat.level_start[1] = st[TRAIL]
             for v in range(V):
                 for d in range(9):
                     if mask[v] >> d & 1 == 0:
@@ -833,9 +744,31 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
                         if sat.value[lit] == 0:
                             _assign(sat, lit, -1)
             continue
-        v = _heap_pop(sat)
-        while v >= 0 and sat.value[2 * v] != 0:
-            v = _heap_pop(sat)
+        heap, pos, act = sat.heap, sat.heap_pos, sat.activity
+        v = -1                          # a decision: the unassigned var of highest activity
+        while v < 0 and st[HEAP_SIZE] > 0:
+            best = heap[0]              # off the heap: its last item moved down from the top
+            pos[best] = -1
+            n = st[HEAP_SIZE] - 1
+            st[HEAP_SIZE] = n
+            if n > 0:
+                u = heap[n]
+                i = 0
+                while True:
+                    child = 2 * i + 1
+                    if child >= n:
+                        break
+                    if child + 1 < n and act[heap[child + 1]] > act[heap[child]]:
+                        child += 1
+                    if act[heap[child]] <= act[u]:
+                        break
+                    heap[i] = heap[child]
+                    pos[heap[i]] = i
+                    i = child
+                heap[i] = u
+                pos[u] = i
+            if sat.value[2 * best] == 0:
+                v = best
         if v < 0:                       # every var has a value: a solution
             for u in range(V):
                 for d in range(9):
@@ -843,7 +776,8 @@ def sat_solve(sat, mask, guide, budget, deadline, witness):
                         witness[u] = 1 << d
             _cancel_until(sat, 0)
             return SAT_YES
-        _new_level(sat)
+        st[LEVELS] += 1                 # a decision, on a level of its own
+        sat.level_start[st[LEVELS]] = st[TRAIL]
         _assign(sat, 2 * v + (1 - sat.phase[v]), -1)
 
 

@@ -28,24 +28,15 @@ import numpy as np
 from numba.experimental import structref
 
 from ..core.codes import CONTRADICTION, SAT_NO, SAT_UNKNOWN, SAT_YES, TIMED_OUT, WITNESSED
-from ..core.jit import INT, INTS, RecordType, by_reference, copy_into, inline_kernel, kernel, monotonic_ns
+from ..core.jit import INT, INTS, RecordType, by_reference, copy_into, kernel, monotonic_ns
 from ..core import policy
 from ..core.policy import CHECK_SAT_NS, CHECK_TURN_GROWTH
 from ..core.state import Model, tables_model
 from ..force import start_state
-from ..walk.anyorder import hunt, new_hunter
+from ..walk.anyorder import Hunter, hunt
 from ..walk.sums import network_of, sums_feasible
-from ..walk.trail import cut_to, depth, rebuild_node
+from ..walk.trail import trail_for
 from .cdcl import sat_of, sat_solve
-
-
-@kernel
-def consistent(mask, witness):
-    """True when the solution ``witness`` (one-digit masks) fits the masks ``mask``."""
-    for v in range(mask.shape[0]):
-        if mask[v] & witness[v] == 0:
-            return False
-    return True
 
 
 class ChecksType(RecordType):
@@ -62,7 +53,7 @@ class Checks(structref.StructRefProxy):
     ``given`` is a solution of the root found before the checks began (one-digit
     masks), all zeros when there is none: the root's check takes it as its witness.
     ``root_ns[0]``, when not 0, asks the search to check the root first, for at most
-    that many nanoseconds, steered by ``seed`` (see ``check_root``)."""
+    that many nanoseconds, steered by ``seed`` (see ``search``)."""
 
 
 CHECKS_FIELDS = ("hunt_nodes", "witness", "has_witness", "hunter", "sat", "sat_record", "given",
@@ -76,9 +67,12 @@ CHECKS_ARRAYS = ("witness", "has_witness", "sat_record", "given", "seed", "root_
 
 
 @kernel
-def pack_checks(hunt_nodes, hunter, sat, arrays):
-    """A ``Checks`` of its parts; ``arrays`` in the order of CHECKS_ARRAYS."""
+def pack_checks(hunt_nodes, trail, sums, sat, arrays):
+    """A ``Checks`` of its parts, its hunter's made of the ``trail`` and the ``sums`` network
+    (with weights of one, and no guide); ``arrays`` in the order of CHECKS_ARRAYS."""
     witness, has_witness, sat_record, given, seed, root_ns = arrays
+    hunter = Hunter(trail, np.ones(trail.saved_alive.shape[1]), sums,
+                    np.zeros(given.shape[0], np.int64))
     return Checks(hunt_nodes, witness, has_witness, hunter, sat, sat_record, given, seed,
                   root_ns)
 
@@ -97,7 +91,7 @@ def new_checks(root, hunt_nodes) -> Checks:
     arrays = (np.zeros((levels, V), np.int64), np.zeros(levels, np.bool_),
               np.zeros(2, np.int64), np.zeros(V, np.int64), np.zeros(V, np.int64),
               np.zeros(1, np.int64))
-    checks = pack_checks(np.int64(hunt_nodes), new_hunter(tables, live, sums, np.ones(E)),
+    checks = pack_checks(np.int64(hunt_nodes), trail_for(tables, live, False), sums,
                          sat_of(tables, live.mask), arrays)
     checks.__dict__.update(zip(CHECKS_ARRAYS, arrays))
     return checks
@@ -115,44 +109,38 @@ def check_node(node, checks, tables, live, deadline):
 
     Yes at once when the solution in ``witness[node - 1]`` (its parent's; the
     root's: ``checks.given``) fits it; no at once when the sums cannot be met within
-    the cells' bounds (``sums``). Else turns of clause learning and of a hunt in any
-    order answer (``check_turns``), the hunt trying the parent's witness's rows first.
+    the cells' bounds (``sums``). Else turns of clause learning (``cdcl``, the first
+    CHECK_SAT_NS long, then as long in time as the hunt's last) and of a hunt in any
+    order (``anyorder``, each hunt CHECK_TURN_GROWTH times more nodes than the last, the
+    first ``checks.hunt_nodes``) answer, the hunt trying the parent's witness's rows
+    first. The hunt finds a solution below most nodes that have one, or goes through
+    every branch of a small node; clause learning refutes the nodes that thrash the
+    hunt, learning a clause at each fixpoint of its propagation where the sums cannot
+    be met. The turns' lengths change how long a check takes, never its answer.
     Returns WITNESSED (yes, a solution is in ``witness[node]``), CONTRADICTION (no) or
     TIMED_OUT (the deadline passed), and sets ``has_witness[node]``.
     """
     witness, has_witness = checks.witness, checks.has_witness
     has_witness[node] = False
-    if node == 0 and checks.given[0] != 0 and consistent(live.mask, checks.given):
-        copy_into(witness[0], checks.given)
-        has_witness[0] = True
-        return WITNESSED
     parent_witnessed = node > 0 and has_witness[node - 1]
-    if parent_witnessed and consistent(live.mask, witness[node - 1]):
-        copy_into(witness[node], witness[node - 1])
-        has_witness[node] = True
-        return WITNESSED
+    known = checks.given if node == 0 else witness[node - 1]     # a solution that may fit
+    if parent_witnessed or (node == 0 and checks.given[0] != 0):
+        fits = True
+        for v in range(known.shape[0]):
+            if live.mask[v] & known[v] == 0:
+                fits = False
+                break
+        if fits:
+            copy_into(witness[node], known)
+            has_witness[node] = True
+            return WITNESSED
     if not sums_feasible(checks.hunter.sums, live.mask):
         return CONTRADICTION
     if parent_witnessed:
         copy_into(checks.hunter.guide, witness[node - 1])   # the hunt tries its rows first
     else:
         checks.hunter.guide[:] = 0
-    return check_turns(node, checks, tables, live, deadline)
-
-
-@inline_kernel
-def check_turns(node, checks, tables, live, deadline):
-    """``check_node`` once the quick answers are out: turns of clause learning
-    (``cdcl``, the first CHECK_SAT_NS long, then as long in time as the hunt's last)
-    and of a hunt in any order (``anyorder``), each hunt CHECK_TURN_GROWTH times more
-    nodes than the last (the first ``checks.hunt_nodes``). The hunt finds a solution
-    below most nodes that have one, or goes through every branch of a small node;
-    clause learning refutes the nodes that thrash the hunt, learning a clause at each
-    fixpoint of its propagation where the sums cannot be met. The turns' lengths
-    change how long a check takes, never its answer.
-    """
-    witness, has_witness = checks.witness, checks.has_witness
-    turn = checks.hunt_nodes
+    turn = checks.hunt_nodes                # the turns of clause learning and of a hunt
     spent = np.int64(0)
     while True:
         checks.sat_record[0] += 1
@@ -177,51 +165,6 @@ def check_turns(node, checks, tables, live, deadline):
             return CONTRADICTION
         spent = monotonic_ns() - began
         turn = max(turn, 1) * CHECK_TURN_GROWTH
-
-
-@inline_kernel
-def check_root(checks, tables, live, deadline):
-    """The check of the root (``check_node``) at the search's start, up to ``deadline``:
-    WITNESSED, with its solution in ``checks.given`` (later checks of the root take
-    it at once), CONTRADICTION or TIMED_OUT.
-
-    The sums are tested on the masks ``checks.seed`` first: the hunt tries rows
-    nearest the flow of the last sums test first, so from the node where a walk
-    thrashed it hunts along the walk's path, and finds a solution far sooner than
-    from the root's flow. Inlined into ``search``: a kernel of its own would compile
-    the checks' tree once more.
-    """
-    sums_feasible(checks.hunter.sums, checks.seed)
-    said = check_node(np.int64(0), checks, tables, live, deadline)
-    if said == WITNESSED:
-        copy_into(checks.given, checks.witness[0])
-    return said
-
-
-@inline_kernel
-def check_path(trail, checks, tables, live, deadline, whole):
-    """Check the nodes on the trail's path from the top (``check_node``), and cut the first
-    with no solution below it; unless ``whole``, only the node the search stands on.
-
-    Returns what the last check said: CONTRADICTION when the node has no solution below
-    it (a node of the path above it is cut: the search then goes on with the next
-    row of the cut node's parent, or ends if it was the root), TIMED_OUT,
-    or a solution lies below the node the search stands on. Inlined into
-    ``search``, its one caller, as ``check_turns`` is into ``check_node``: numba
-    compiles each kernel with the whole tree of kernels it calls, so a level less
-    is a tree compiled once less (see ``jit``).
-    """
-    d = depth(trail)
-    a = np.int64(0) if whole else d
-    while True:
-        if whole:
-            rebuild_node(trail, tables, live, a)    # the checks above moved rows in perm
-        c = check_node(a, checks, tables, live, deadline)
-        if c == CONTRADICTION and whole:
-            cut_to(trail, a)
-        if c == CONTRADICTION or c == TIMED_OUT or a == d:
-            return c
-        a += 1
 
 
 def _pair_state():

@@ -40,7 +40,7 @@ from ..core.jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy
                         monotonic_ns)
 from ..core.state import ROOT
 from .sums import network_of, sums_feasible
-from .trail import cut_to, trail_for, open_level, step
+from .trail import close_levels, open_level, step, trail_for
 
 #: What the hunt makes of a node whose sums fail (no entry's table emptied).
 SUMS_FAILED = np.iinfo(np.int64).max
@@ -61,13 +61,6 @@ class Hunter(structref.StructRefProxy):
 
 
 by_reference(Hunter, HunterType, ("trail", "weight", "sums", "guide"))
-
-
-@kernel
-def new_hunter(tables, live, sums, weight):
-    """A hunter for ``tables`` with the entries' ``weight``s (ones for a fresh hunter, or a
-    caller's, which the hunts update in place) and no guide, testing its nodes on ``sums``."""
-    return Hunter(trail_for(tables, live), weight, sums, np.zeros(live.mask.shape[0], np.int64))
 
 
 class Hunted(NamedTuple):
@@ -97,29 +90,6 @@ def luby(i):
         if i > size:
             i -= size
     return power
-
-
-@kernel
-def pick_weighted(nalive, weight):
-    """The entry with the fewest live rows above one per unit of weight, or -1."""
-    best = -1
-    best_score = 0.0
-    for k in range(nalive.shape[0]):
-        if nalive[k] > 1:
-            score = nalive[k] / weight[k]
-            if best < 0 or score < best_score:
-                best = k
-                best_score = score
-    return best
-
-
-@kernel
-def solution_hash(mask):
-    """A 64-bit FNV-1a hash of a solution's one-digit masks."""
-    h = np.uint64(14695981039346656037)
-    for v in range(mask.shape[0]):
-        h = (h ^ np.uint64(mask[v])) * np.uint64(1099511628211)
-    return np.int64(h)
 
 
 #: The types ``solve.count`` calls ``find_solutions`` with (see ``ahead``).
@@ -153,7 +123,8 @@ def hunt_root(root, keep, want, node_budget, deadline, weight):
         return Hunted(0, True, 1)
     sums = network_of(tables, live.mask.shape[0],     # nothing to test once forced moves solve it
                       pick_entry(live.nalive) >= 0)
-    hunter = new_hunter(tables, live, sums, weight)
+    hunter = Hunter(trail_for(tables, live, False), weight, sums,      # no guide
+                    np.zeros(live.mask.shape[0], np.int64))
     return hunt(tables, live, hunter, keep, want, node_budget, deadline)
 
 
@@ -254,15 +225,25 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
         fails_left = RESTART_BASE * luby(run)
         copy_into(mask, root_mask)
         copy_into(nalive, root_alive)
-        cut_to(trail, 0)
+        close_levels(trail, live, 0, False)
         leaves = 0                           # solutions met in this run (no repeats in a run)
         at_node = True
         while True:
             if at_node:
-                k = pick_weighted(nalive, weight)
+                k = -1                       # the fewest live rows above one per unit of weight
+                best = 0.0
+                for j in range(nalive.shape[0]):
+                    if nalive[j] > 1:
+                        score = nalive[j] / weight[j]
+                        if k < 0 or score < best:
+                            k = j
+                            best = score
                 if k < 0:                    # a solution
                     leaves += 1
-                    h = solution_hash(mask)
+                    fnv = np.uint64(14695981039346656037)   # its masks' FNV-1a hash
+                    for v in range(mask.shape[0]):
+                        fnv = (fnv ^ np.uint64(mask[v])) * np.uint64(1099511628211)
+                    h = np.int64(fnv)
                     new = True
                     for i in range(found):
                         if seen[i] == h:
@@ -302,5 +283,5 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
                     break
     copy_into(mask, root_mask)
     copy_into(nalive, root_alive)
-    cut_to(trail, 0)
+    close_levels(trail, live, 0, False)
     return Hunted(found, exhausted, nodes)

@@ -39,25 +39,13 @@ from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, copy_i
 from .memo import MEMO, WIDE, lookup, store
 from ..core.state import ROOT
 from .sums import network_of, sums_feasible
-from .trail import (cell_trail_for, close_level, depth, open_cell_level, open_level, step,
-                    trail_for)
+from .trail import close_levels, open_level, step, trail_for
 
 #: Exact counts (no limit) fan out over the pieces of this many entries or more in the
 #: order of a tree decomposition (``decomposition_depths``; see bench/HISTORY.md).
 ORDERED_PIECE = 24
 #: ... on grids of at most this many entries (the decomposition takes E * E bytes).
 ORDERED_MOST_ENTRIES = 4096
-
-
-@kernel
-def saturating_mul(a, b, cap):
-    """``min(a * b, cap)`` for counts ``a, b >= 0`` without overflow."""
-    if a == 0 or b == 0:
-        return 0
-    if a > cap // b:
-        return cap
-    return min(a * b, cap)
-
 
 
 #: Primes whose residues a count keeps past int64 (``wide_set``); their product is about
@@ -72,26 +60,20 @@ def wide_set(wide, n):
     """Make ``wide`` (WIDE floats) the count ``n >= 0`` past int64: ``wide[0]`` its size (a
     float, close enough to tell a count below WIDE_EXACT), ``wide[1:]`` its residues
     modulo WIDE_PRIMES, each an integer below 2**31 that a float holds exactly.
-    ``wide_add`` and ``wide_mul`` add and multiply such counts in place."""
+    ``wide_combine`` adds and multiplies such counts in place."""
     wide[0] = n
     for i in range(WIDE_PRIMES.shape[0]):
         wide[1 + i] = n % WIDE_PRIMES[i]
 
 
 @kernel
-def wide_add(wide, other):
-    """``wide += other``, counts past int64 (see ``wide_set``)."""
-    wide[0] += other[0]
+def wide_combine(wide, other, times):
+    """``wide *= other`` when ``times``, else ``wide += other``: counts past int64 (see
+    ``wide_set``)."""
+    wide[0] = wide[0] * other[0] if times else wide[0] + other[0]
     for i in range(WIDE_PRIMES.shape[0]):
-        wide[1 + i] = (np.int64(wide[1 + i]) + np.int64(other[1 + i])) % WIDE_PRIMES[i]
-
-
-@kernel
-def wide_mul(wide, other):
-    """``wide *= other``, counts past int64 (see ``wide_set``)."""
-    wide[0] *= other[0]
-    for i in range(WIDE_PRIMES.shape[0]):
-        wide[1 + i] = (np.int64(wide[1 + i]) * np.int64(other[1 + i])) % WIDE_PRIMES[i]
+        a, b = np.int64(wide[1 + i]), np.int64(other[1 + i])
+        wide[1 + i] = (a * b if times else a + b) % WIDE_PRIMES[i]
 
 
 def wide_value(wide):
@@ -101,7 +83,7 @@ def wide_value(wide):
     Examples
     --------
     >>> w = np.empty(WIDE)
-    >>> wide_set(w, 10 ** 17); wide_mul(w, w); wide_add(w, w)
+    >>> wide_set(w, 10 ** 17); wide_combine(w, w, True); wide_combine(w, w, False)
     >>> wide_value(w) == 2 * 10 ** 34
     True
     """
@@ -252,7 +234,7 @@ def new_tally(tables, live, memo, work, sums, ordered, rank):
     E = live.nalive.shape[0]
     ordered = ordered and E <= ORDERED_MOST_ENTRIES         # its links: E * E bytes
     depth = decomposition_depths(tables, live) if ordered else np.empty(0, np.int64)
-    trail = cell_trail_for(tables, live) if ordered else trail_for(tables, live)
+    trail = trail_for(tables, live, ordered)
     ranked = ordered and rank.shape[0] == live.mask.shape[0]
     return Tally(trail, np.full(E, -1, np.int64), memo, work, sums, depth,
                  rank if ranked else np.empty(0, np.int64))
@@ -346,38 +328,13 @@ def fan_entry(members, tables, live, depth):
 
 
 @kernel
-def fan_cell(tables, live, k):
-    """The undecided cell of entry ``k`` with the fewest candidates (the first of those)."""
-    v = np.int64(-1)
-    for q in range(tables.ent_off[k], tables.ent_off[k + 1]):
-        u = tables.ent_var[q]
-        if POPCOUNT[live.mask[u]] > 1 and (v < 0 or POPCOUNT[live.mask[u]] < POPCOUNT[live.mask[v]]):
-            v = u
-    return v
-
-
-@kernel
-def ranked_cell(members, tables, live, rank):
-    """The undecided cell of the piece ``members`` of least ``rank`` (see ``dissect``), of
-    those the one with the fewest candidates; -1 when every one is a LEAF."""
-    mask, ent_off, ent_var = live.mask, tables.ent_off, tables.ent_var
-    v = np.int64(-1)
-    for i in range(members.shape[0]):
-        for q in range(ent_off[members[i]], ent_off[members[i] + 1]):
-            u = ent_var[q]
-            if POPCOUNT[mask[u]] > 1 and rank[u] < LEAF and (
-                    v < 0 or rank[u] < rank[v] or
-                    (rank[u] == rank[v] and POPCOUNT[mask[u]] < POPCOUNT[mask[v]])):
-                v = u
-    return v
-
-
-@kernel
 def open_fan(members, tables, live, tally):
     """Open the level a count of the piece ``members`` fans out on: in a tally with
-    ``rank``s, the digits of its cell of least rank (``ranked_cell``); past those, the
-    entry ``fan_entry`` picks, and in a tally with ``depth``s (an exact count) the
-    digits of that entry's cell with the fewest (``fan_cell``), else its rows.
+    ``rank``s, the digits of its undecided cell of least rank (see ``dissect``; of those,
+    the one with the fewest candidates); past those (every one a LEAF), the entry
+    ``fan_entry`` picks, and in a tally with ``depth``s (an exact count) the digits of
+    that entry's undecided cell with the fewest candidates (the first of those), else
+    its rows.
 
     A row decides a whole entry at once, so a piece that its entry's first
     cells already cut stays whole until the last of them is decided; a digit
@@ -385,16 +342,26 @@ def open_fan(members, tables, live, tally):
     (``components``). On big open grids, exact counts by digits and ranks end far
     sooner than by rows (see bench/HISTORY.md).
     """
-    if tally.rank.shape[0] > 0:
-        v = ranked_cell(members, tables, live, tally.rank)
-        if v >= 0:
-            open_cell_level(tally.trail, live, v)
+    mask, ent_off, ent_var, rank = live.mask, tables.ent_off, tables.ent_var, tally.rank
+    v = np.int64(-1)
+    if rank.shape[0] > 0:
+        for i in range(members.shape[0]):
+            for q in range(ent_off[members[i]], ent_off[members[i] + 1]):
+                u = ent_var[q]
+                if POPCOUNT[mask[u]] > 1 and rank[u] < LEAF and (
+                        v < 0 or rank[u] < rank[v] or
+                        (rank[u] == rank[v] and POPCOUNT[mask[u]] < POPCOUNT[mask[v]])):
+                    v = u
+    if v < 0:
+        k = fan_entry(members, tables, live, tally.depth)
+        if tally.depth.shape[0] == 0:
+            open_level(tally.trail, tables, live, k, True)
             return
-    k = fan_entry(members, tables, live, tally.depth)
-    if tally.depth.shape[0] > 0:
-        open_cell_level(tally.trail, live, fan_cell(tables, live, k))
-    else:
-        open_level(tally.trail, tables, live, k, True)
+        for q in range(ent_off[k], ent_off[k + 1]):
+            u = ent_var[q]
+            if POPCOUNT[mask[u]] > 1 and (v < 0 or POPCOUNT[mask[u]] < POPCOUNT[mask[v]]):
+                v = u
+    open_level(tally.trail, tables, live, -1 - v, True)
 
 
 #: What a frame of a count's walk is (``count_scope``, ``scope_solution``): independent
@@ -410,7 +377,7 @@ BEGIN, RETURN, ADVANCE, END = 0, 1, 2, 3
 #: (a product's, read back).
 KIND, AT, N, PIECES, NEXT, LIMIT, TOTAL, KEY = range(8)
 RADIX = KEY
-#: The frames a count's walk starts with room for (``new_frames``; ``more_frames`` doubles it).
+#: The frames a count's walk starts with room for (``new_frames``; ``push_pieces`` doubles them).
 FRAMES = 16
 
 
@@ -436,19 +403,16 @@ def new_frames(scope):
 
 
 @kernel
-def more_frames(frame, wides):
-    """``new_frames``' frames with room for twice as many, the first ones kept."""
-    n = frame.shape[0]
-    more_frame, more_wides = np.empty((2 * n, 8), np.int64), np.empty((2 * n, WIDE))
-    more_frame[:n] = frame
-    more_wides[:n] = wides
-    return more_frame, more_wides
-
-
-@kernel
-def push_pieces(frame, f, stack, used, members, starts):
+def push_pieces(frame, wides, f, stack, used, members, starts):
     """Open frame ``f`` on ``members`` (and a product's piece ``starts``) at ``used`` in
-    ``stack``: ``(stack, used)`` after them (the stack may grow)."""
+    ``stack``: ``(frame, wides, stack, used)`` after them. The stack may grow, and so may
+    the frames (``new_frames``'): to twice as many, the first ones kept."""
+    if f == frame.shape[0]:
+        n = frame.shape[0]
+        more_frame, more_wides = np.empty((2 * n, 8), np.int64), np.empty((2 * n, WIDE))
+        more_frame[:n] = frame
+        more_wides[:n] = wides
+        frame, wides = more_frame, more_wides
     stack = room_for(stack, used, members.shape[0] + starts.shape[0])
     n_pieces = starts.shape[0] - 1
     frame[f, KIND] = PRODUCT if n_pieces > 1 else FAN
@@ -461,7 +425,7 @@ def push_pieces(frame, f, stack, used, members, starts):
     if n_pieces > 1:
         stack[used:used + starts.shape[0]] = starts
         used += starts.shape[0]
-    return stack, used
+    return frame, wides, stack, used
 
 
 @kernel
@@ -516,20 +480,19 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
                 wide_set(got, nalive[members[0]])
                 ret = min(nalive[members[0]], lim)
                 continue
-            if f == frame.shape[0]:
-                frame, wides = more_frames(frame, wides)
+            key_at = keys_used              # a fan's memo key, kept from here on
             if starts.shape[0] == 2:
                 key = piece_key(members, tables, live)
-                e = lookup(memo, key)
+                e = lookup(memo, key)[0]
                 if e >= 0 and (not memo.capped[e] or memo.value[e] >= lim):
                     copy_into(got, memo.wide[e])
                     ret = min(memo.value[e], lim)
                     continue
                 keys = room_for(keys, keys_used, key.shape[0])
                 keys[keys_used:keys_used + key.shape[0]] = key
-                frame[f, KEY] = keys_used
                 keys_used += key.shape[0]
-            stack, used = push_pieces(frame, f, stack, used, members, starts)
+            frame, wides, stack, used = push_pieces(frame, wides, f, stack, used, members, starts)
+            frame[f, KEY] = key_at
             frame[f, LIMIT] = lim
             f += 1
             if frame[f - 1, KIND] == PRODUCT:
@@ -554,7 +517,7 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
                 go = END
                 if ret >= 0:
                     total = lim if ret >= lim - total else total + ret
-                    wide_add(wides[g], got)
+                    wide_combine(wides[g], got, False)
                     if total > work[1]:
                         work[1] = total
                     if exact or total < lim:
@@ -564,9 +527,10 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
             if ret <= 0:                    # a product with an empty piece
                 wide_set(got, 0)
             else:
-                total = saturating_mul(total, ret, lim)
+                # times the piece's count, at most lim (without overflow)
+                total = lim if total > lim // ret else min(total * ret, lim)
                 frame[g, TOTAL] = total
-                wide_mul(wides[g], got)
+                wide_combine(wides[g], got, True)
                 i = frame[g, NEXT]
                 if i < frame[g, PIECES]:    # the next piece
                     frame[g, NEXT] = i + 1
@@ -584,7 +548,7 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
             g = f - 1
             go = END
             while True:
-                emptied = step(trail, tables, live, depth(trail) - 1)
+                emptied = step(trail, tables, live, trail.top[0] - 1)
                 if emptied == WALKED:
                     break
                 work[0] -= 1
@@ -598,7 +562,7 @@ def count_scope(scope, limit, tables, live, tally, deadline, wide):
                     break
         else:                               # END: frame f - 1's fan ends
             g = f - 1
-            close_level(trail, live, True)
+            close_levels(trail, live, trail.top[0] - 1, True)
             total, lim = frame[g, TOTAL], frame[g, LIMIT]
             ret = total
             if total >= 0 and not store(memo, keys[frame[g, KEY]:keys_used], total,
@@ -710,9 +674,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
                 for p in range(ent_off[k + 1] - ent_off[k]):
                     out[ent_var[ent_off[k] + p]] = 1 << (tables.rows[r, p] - 1)
                 continue
-            if f == frame.shape[0]:
-                frame, wides = more_frames(frame, wides)
-            stack, used = push_pieces(frame, f, stack, used, members, starts)
+            frame, wides, stack, used = push_pieces(frame, wides, f, stack, used, members, starts)
             frame[f, LIMIT] = i
             frame[f, TOTAL] = i if frame[f, KIND] == PRODUCT else 0   # the rest, or what passed
             f += 1
@@ -728,7 +690,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
                 go = ADVANCE
                 continue
             if frame[g, KIND] == FAN:       # a fan ends with its child's answer
-                close_level(trail, live, True)
+                close_levels(trail, live, trail.top[0] - 1, True)
             used = frame[g, AT]
             f = g
         else:                               # ADVANCE: frame f - 1's next piece or row
@@ -754,7 +716,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
             ret = 0
             at, n = frame[g, AT], frame[g, N]
             while True:
-                emptied = step(trail, tables, live, depth(trail) - 1)
+                emptied = step(trail, tables, live, trail.top[0] - 1)
                 if emptied == WALKED:
                     break
                 if emptied < 0 and sums_feasible(tally.sums, mask):
@@ -770,7 +732,7 @@ def scope_solution(scope, index, tables, live, tally, deadline, out):
                         break
                     frame[g, TOTAL] = passed + c
             if go == RETURN:
-                close_level(trail, live, True)
+                close_levels(trail, live, trail.top[0] - 1, True)
                 used = frame[g, AT]
                 f = g
 

@@ -30,7 +30,7 @@ Examples
 >>> import numpy as np
 >>> m = new_memo(4, 64)
 >>> key = np.array([1, 0, 0b11, 0b101])
->>> lookup(m, key), store(m, key, 7, False, np.zeros(WIDE)), lookup(m, key)
+>>> lookup(m, key)[0], store(m, key, 7, False, np.zeros(WIDE)), lookup(m, key)[0]
 (-1, True, 0)
 >>> int(m.value[0])
 7
@@ -38,8 +38,8 @@ Examples
 >>> [store(g, np.array([k]), k, False, np.zeros(WIDE)) for k in range(3)], wants_room(g)
 ([True, True, False], True)
 >>> bigger = grown(g)
->>> lookup(bigger, np.array([1])) >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False,
-...                                                             np.zeros(WIDE))
+>>> found = lookup(bigger, np.array([1]))[0]
+>>> found >= 0, wants_room(bigger), store(bigger, np.array([2]), 2, False, np.zeros(WIDE))
 (True, False, True)
 """
 
@@ -111,7 +111,7 @@ def borrowed() -> Memo:
     >>> store(m, np.array([5]), 1, False, np.zeros(WIDE)), int(m.fill[0])
     (True, 1)
     >>> emptied(m)                             # as ``give_back`` keeps it
-    >>> int(m.fill[0]), lookup(m, np.array([5]))
+    >>> int(m.fill[0]), lookup(m, np.array([5]))[0]
     (0, -1)
     >>> give_back(m)
     """
@@ -142,7 +142,7 @@ EMPTIED_TYPES = (MEMO,)
 @kernel
 def emptied(memo):
     """Forget every key of ``memo``: its used slots are freed one by one (each found as
-    ``_probe`` found it), or all at once when the keys fill an eighth of them."""
+    ``lookup`` found it), or all at once when the keys fill an eighth of them."""
     slot, hashes, fill = memo.slot, memo.key_hash, memo.fill
     wrap = slot.shape[0] - 1
     if fill[0] * 8 > slot.shape[0]:
@@ -196,24 +196,21 @@ def copy_entries(memo, into):
 
 
 @kernel
-def key_hash(key):
-    """A 64-bit hash of an int64 key (FNV-style multiply and xor-shift)."""
+def lookup(memo, key):
+    """``(entry, slot, hash)``: the entry number holding ``key`` or -1, the slot where the
+    search for it ended (its own, or the free one it would take), and its hash (64 bits,
+    FNV-style multiply and xor-shift, kept positive)."""
     h = np.uint64(0xCBF29CE484222325)
     for i in range(key.shape[0]):
         h = (h ^ np.uint64(key[i])) * np.uint64(0x100000001B3)
         h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
-
-
-@kernel
-def _probe(memo, key, h):
-    """``(entry, slot)``: the key's entry or -1, and the slot where the search ended."""
+    hashed = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
     slot, hashes, key_off, data = memo.slot, memo.key_hash, memo.key_off, memo.data
     wrap = slot.shape[0] - 1
-    i = h & wrap
+    i = hashed & wrap
     while slot[i] >= 0:
         e = slot[i]
-        if hashes[e] == h and key_off[e + 1] - key_off[e] == key.shape[0]:
+        if hashes[e] == hashed and key_off[e + 1] - key_off[e] == key.shape[0]:
             a = key_off[e]
             same = True
             for j in range(key.shape[0]):
@@ -221,15 +218,9 @@ def _probe(memo, key, h):
                     same = False
                     break
             if same:
-                return e, i
+                return e, i, hashed
         i = (i + 1) & wrap
-    return -1, i
-
-
-@kernel
-def lookup(memo, key):
-    """The entry number holding ``key``, or -1."""
-    return _probe(memo, key, key_hash(key))[0]
+    return -1, i, hashed
 
 
 @kernel
@@ -240,8 +231,7 @@ def store(memo, key, count, capped, wide):
     (see the module's docstring). False also when the key could not be stored even in
     an empty memo.
     """
-    h = key_hash(key)
-    e, i = _probe(memo, key, h)
+    e, i, h = lookup(memo, key)
     slot, hashes, key_off, data, value, cut, wides, fill = memo
     if e < 0:
         if key.shape[0] > data.shape[0]:

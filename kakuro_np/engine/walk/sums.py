@@ -67,11 +67,17 @@ by_reference(Network, NetworkType, (     # its fields, passed by reference (``ji
 
 
 @kernel
-def entry_sides(ent_off, ent_var, n_vars):
-    """A side (0 or 1) for each entry of two cells or more such that the two entries of a
-    cell are on different sides; -1 for shorter entries (they are not in the network)."""
+def network_of(tables, n_vars, wanted):
+    """The network of the entries of ``tables`` (``state.Tables``) if ``wanted``, its arcs with
+    an entry's sum read from its first table row; else an empty one, on which
+    ``sums_feasible`` is always true."""
+    ent_off, ent_var, rows, tab_off = tables.ent_off, tables.ent_var, tables.rows, tables.tab_off
+    if not wanted:
+        empty = np.zeros(0, np.int64)
+        return Network(0, empty, empty, empty, empty, empty, empty, np.zeros(1, np.int64),
+                       empty, empty, empty, empty, empty, empty, empty, empty)
     E = ent_off.shape[0] - 1
-    first = np.full(n_vars, -1, np.int64)          # a cell's two entries
+    first = np.full(n_vars, -1, np.int64)          # a cell's two entries (of two cells or more)
     second = np.full(n_vars, -1, np.int64)
     for k in range(E):
         if ent_off[k + 1] - ent_off[k] < 2:
@@ -82,7 +88,7 @@ def entry_sides(ent_off, ent_var, n_vars):
                 first[v] = k
             else:
                 second[v] = k
-    side = np.full(E, -1, np.int64)
+    side = np.full(E, -1, np.int64)                # the sides: the two entries of a cell differ
     stack = np.empty(E, np.int64)
     for k0 in range(E):
         if side[k0] >= 0 or ent_off[k0 + 1] - ent_off[k0] < 2:
@@ -100,15 +106,6 @@ def entry_sides(ent_off, ent_var, n_vars):
                     side[j] = 1 - side[k]
                     stack[top] = j
                     top += 1
-    return side, first, second
-
-
-@kernel
-def new_network(ent_off, ent_var, rows, tab_off, n_vars):
-    """The network of a puzzle's entries (``Root`` fields): its arcs, with an entry's sum read
-    from its first table row."""
-    E = ent_off.shape[0] - 1
-    side, first, second = entry_sides(ent_off, ent_var, n_vars)
     S, T, SS, TT = E, E + 1, E + 2, E + 3
     N = E + 4
     A = n_vars + E + 1 + 2 * N
@@ -170,17 +167,6 @@ def new_network(ent_off, ent_var, rows, tab_off, n_vars):
 
 
 @kernel
-def network_of(tables, n_vars, wanted):
-    """The network of ``tables`` (``state.Tables``) if ``wanted``, else an empty one, on which
-    ``sums_feasible`` is always true."""
-    if wanted:
-        return new_network(tables.ent_off, tables.ent_var, tables.rows, tables.tab_off, n_vars)
-    empty = np.zeros(0, np.int64)
-    return Network(0, empty, empty, empty, empty, empty, empty, np.zeros(1, np.int64), empty,
-                   empty, empty, empty, empty, empty, empty, empty)
-
-
-@kernel
 def mask_bounds(m):
     """The least and greatest digit of a non-empty mask."""
     lo = 1
@@ -234,52 +220,36 @@ def sums_feasible(net, mask):
             need += cap[2 * i]
     if need == 0:
         return True
-    routed = max_flow(net, SS, TT, need)
-    for i in range(n_fixed):
-        flow[i] = low[i] + cap[2 * i + 1]
-    for i in range(n_fixed, A):
-        moved = cap[2 * i + 1]                  # what went through SS -> n or n -> TT
-        if tail[2 * i] == SS:
-            excess[head[2 * i]] -= moved
-        else:
-            excess[tail[2 * i]] += moved
-    return routed == need
-
-
-@kernel
-def max_flow(net, s, t, most):
-    """Dinic's maximum flow from ``s`` to ``t`` in the residual capacities ``net.cap``, stopping
-    at ``most``."""
-    N = net.n_nodes
-    cap, head, adj_off, adj_arc = net.cap, net.head, net.adj_off, net.adj_arc
+    # Dinic's maximum flow from SS to TT in the residual capacities, stopping at ``need``
+    adj_off, adj_arc = net.adj_off, net.adj_arc
     level, it, queue = net.level, net.it, net.queue
-    flow = 0
-    while flow < most:
-        for n in range(N):                       # levels by breadth-first search
+    routed = 0
+    while routed < need:
+        for n in range(N):                   # levels by breadth-first search
             level[n] = -1
-        level[s] = 0
+        level[SS] = 0
         qh, qt = 0, 1
-        queue[0] = s
+        queue[0] = SS
         while qh < qt:
             u = queue[qh]
             qh += 1
-            if level[t] >= 0 and level[u] >= level[t]:
-                break                            # no shorter path is left to find
+            if level[TT] >= 0 and level[u] >= level[TT]:
+                break                        # no shorter path is left to find
             for j in range(adj_off[u], adj_off[u + 1]):
                 a = adj_arc[j]
                 if cap[a] > 0 and level[head[a]] < 0:
                     level[head[a]] = level[u] + 1
                     queue[qt] = head[a]
                     qt += 1
-        if level[t] < 0:
+        if level[TT] < 0:
             break
         for n in range(N):
             it[n] = adj_off[n]
-        path = queue                             # the queue is free again: a path of arcs
-        while flow < most:                       # augmenting paths in the level graph
+        path = queue                         # the queue is free again: a path of arcs
+        while routed < need:                 # augmenting paths in the level graph
             depth = 0
-            u = s
-            while u != t:
+            u = SS
+            while u != TT:
                 advanced = False
                 while it[u] < adj_off[u + 1]:
                     a = adj_arc[it[u]]
@@ -290,20 +260,28 @@ def max_flow(net, s, t, most):
                         advanced = True
                         break
                     it[u] += 1
-                if not advanced:                 # a dead end: retreat
+                if not advanced:             # a dead end: retreat
                     level[u] = -1
                     if depth == 0:
                         break
                     depth -= 1
-                    u = net.tail[path[depth]]
+                    u = tail[path[depth]]
                     it[u] += 1
-            if u != t:
+            if u != TT:
                 break
-            push = most - flow
+            push = need - routed
             for i in range(depth):
                 push = min(push, cap[path[i]])
             for i in range(depth):
                 cap[path[i]] -= push
                 cap[path[i] ^ 1] += push
-            flow += push
-    return flow
+            routed += push
+    for i in range(n_fixed):
+        flow[i] = low[i] + cap[2 * i + 1]
+    for i in range(n_fixed, A):
+        moved = cap[2 * i + 1]                  # what went through SS -> n or n -> TT
+        if tail[2 * i] == SS:
+            excess[head[2 * i]] -= moved
+        else:
+            excess[tail[2 * i]] += moved
+    return routed == need

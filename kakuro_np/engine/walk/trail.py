@@ -4,7 +4,7 @@ Glossary
 --------
 level : one fan-out: the entry branched on, the rows of it still to try, and
         the node (masks and live-row counts) to restore before each; or, in a
-        trail with room for them (``cell_trail_for``), the digits of one cell.
+        trail with room for them (``trail_for`` on cells), the digits of one cell.
 trail : the open levels, a stack in flat arrays (``Trail``). Level ``d``'s rows
         are ``cand[first[d]:stop[d]]`` and the next to try is ``cand[nxt[d]]``;
         ``top`` holds the depth and the number of ``cand`` slots in use.
@@ -12,7 +12,8 @@ step  : leave the node the walk stands on for the next one: the next row of
         the deepest level with rows left (``step``), propagated.
 
 A walk goes: at a node, pick an entry (the caller's branching rule) and
-``open_level`` on it, or take note of a solution; then ``step``. Every walk steps
+``open_level`` on it, or take note of a solution; then ``step``; ``close_levels``
+ends a level early. Every walk steps
 with ``step``: the essay's search, the hunt in any order, and the count, whose
 fans each walk their own level (``counting.count_scope``). Each level
 decides one more entry, so a walk is at most as deep as there are entries,
@@ -27,7 +28,7 @@ Every leaf of k0, by the essay's rule (the entry with the fewest live rows):
 >>> from kakuro_np.solve import model
 >>> m = model(kn.read("puzzles/k0.txt"))
 >>> _, tables, live = start_state(m.root(), True)
->>> trail, leaves = trail_for(tables, live), 0
+>>> trail, leaves = trail_for(tables, live, False), 0
 >>> while True:
 ...     k = pick_entry(live.nalive)
 ...     if k < 0:
@@ -75,44 +76,38 @@ by_reference(Trail, TrailType, (     # its fields, passed by reference (``jit.by
 
 
 @kernel
-def new_trail(levels, n_entries, n_vars, n_cand):
-    """An empty trail with room for ``levels`` levels over ``n_entries`` entries and ``n_vars``
-    variables, and ``n_cand`` rows or digits to try in all (memory is touched as it
-    is used)."""
-    return Trail(np.empty((levels, n_vars), np.int64), np.empty((levels, n_entries), np.int64),
+def trail_for(tables, live, on_cells):
+    """An empty trail with room for a walk over ``tables``: a level for each entry; with
+    ``on_cells``, one for each cell (each level decides one undecided cell or more) and
+    room for nine digits each, so that its levels may branch on entries' rows or on
+    cells' digits (``open_level``). Memory is touched as it is used."""
+    E, V = live.nalive.shape[0], live.mask.shape[0]
+    levels = V + 1 if on_cells else E + 1
+    n_cand = tables.rows.shape[0] + (9 * V + 1 if on_cells else 0)
+    return Trail(np.empty((levels, V), np.int64), np.empty((levels, E), np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
                  np.empty(levels, np.int64), np.empty(levels, np.int64),
                  np.empty(max(n_cand, 1), np.int64), np.zeros(2, np.int64))
 
 
 @kernel
-def trail_for(tables, live):
-    """An empty trail with room for a walk over ``tables``: a level for each entry."""
-    E = live.nalive.shape[0]
-    return new_trail(E + 1, E, live.mask.shape[0], tables.rows.shape[0])
-
-
-@kernel
-def cell_trail_for(tables, live):
-    """An empty trail with room for a walk over ``tables`` whose levels branch on entries'
-    rows or on cells' digits (``open_cell_level``): a level for each cell (each level
-    decides one undecided cell or more), and room for nine digits each."""
-    V = live.mask.shape[0]
-    return new_trail(V + 1, live.nalive.shape[0], V, tables.rows.shape[0] + 9 * V + 1)
-
-
-@kernel
-def depth(trail):
-    """How many levels are open."""
-    return trail.top[0]
-
-
-@inline_kernel
-def push_level(trail, live, branch, n):
-    """Open a level on ``branch`` (see ``Trail.branch``) over the ``n`` rows or digits just
-    written at the end of ``cand``, saving the current node to restore before each."""
+def open_level(trail, tables, live, branch, in_order):
+    """Open a level at the current node on ``branch`` (see ``Trail.branch``), saving the node
+    to restore before each of its choices: entry ``k = branch >= 0``'s live rows, sorted if
+    ``in_order``; or cell ``v``'s digits for ``branch = -1 - v``, lowest first (as 0-8),
+    in a trail with room for them (``trail_for`` on cells)."""
     d = trail.top[0]
     at = trail.top[1]
+    if branch >= 0:
+        n = live_rows(tables, live, branch, trail.cand, at)
+        if in_order:
+            sort_ints(trail.cand, at, at + n)
+    else:
+        n = 0
+        for digit in range(9):
+            if (live.mask[-1 - branch] >> digit) & 1:
+                trail.cand[at + n] = digit
+                n += 1
     copy_into(trail.saved_mask[d], live.mask)
     copy_into(trail.saved_alive[d], live.nalive)
     trail.branch[d] = branch
@@ -121,29 +116,6 @@ def push_level(trail, live, branch, n):
     trail.stop[d] = at + n
     trail.top[0] = d + 1
     trail.top[1] = at + n
-
-
-@kernel
-def open_level(trail, tables, live, k, in_order):
-    """Open a level on entry ``k`` at the current node: its live rows, sorted if ``in_order``."""
-    at = trail.top[1]
-    n = live_rows(tables, live, k, trail.cand, at)
-    if in_order:
-        sort_ints(trail.cand, at, at + n)
-    push_level(trail, live, k, n)
-
-
-@kernel
-def open_cell_level(trail, live, v):
-    """Open a level on cell ``v`` at the current node: its digits, lowest first (as
-    0-8). Only in a trail with room for such levels (``cell_trail_for``)."""
-    at = trail.top[1]
-    n = 0
-    for digit in range(9):
-        if (live.mask[v] >> digit) & 1:
-            trail.cand[at + n] = digit
-            n += 1
-    push_level(trail, live, -1 - v, n)
 
 
 @inline_kernel
@@ -156,56 +128,41 @@ def apply_branch(trail, tables, live, d, i):
         apply_digit(tables, live, -1 - k, trail.cand[i])
 
 
-@inline_kernel
-def next_row(trail, tables, live):
-    """Go to the deepest level's next row (or digit): restore its node and apply it
-    (queued, not yet propagated). False when the level has none left (close it)."""
-    d = trail.top[0] - 1
-    i = trail.nxt[d]
-    if i == trail.stop[d]:
-        return False
-    trail.nxt[d] = i + 1
-    copy_into(live.mask, trail.saved_mask[d])
-    copy_into(live.nalive, trail.saved_alive[d])
-    apply_branch(trail, tables, live, d, i)
-    return True
-
-
 @kernel
-def close_level(trail, live, restore):
-    """Close the deepest level; with ``restore`` the node is put back as the level found it."""
-    d = trail.top[0] - 1
-    if restore:
-        copy_into(live.mask, trail.saved_mask[d])
-        copy_into(live.nalive, trail.saved_alive[d])
+def close_levels(trail, live, d, restore):
+    """Close the levels from depth ``d`` up (``d`` of them stay open); with ``restore`` the
+    node is put back as level ``d`` found it."""
+    if d < trail.top[0]:
+        if restore:
+            copy_into(live.mask, trail.saved_mask[d])
+            copy_into(live.nalive, trail.saved_alive[d])
+        trail.top[1] = trail.first[d]
     trail.top[0] = d
-    trail.top[1] = trail.first[d]
 
 
 @inline_kernel
 def step(trail, tables, live, floor):
     """Walk on to the next node: the next row of the deepest level with rows left, of the
     levels from ``floor`` (0: every level; a walk of its own over a level of the trail,
-    as a count's fan is, passes that level's depth, ``depth(trail) - 1``).
+    as a count's fan is, passes that level's depth, ``trail.top[0] - 1``).
 
     Returns -1 at a node where forced moves hold, the entry whose table
     emptied at a dead node, or WALKED when level ``floor`` has no rows left (it
     stays open, the levels above it closed).
     """
     while trail.top[0] > floor:
-        if next_row(trail, tables, live):
+        d = trail.top[0] - 1
+        i = trail.nxt[d]
+        if i < trail.stop[d]:               # the level's next row (or digit): its node, then it
+            trail.nxt[d] = i + 1
+            copy_into(live.mask, trail.saved_mask[d])
+            copy_into(live.nalive, trail.saved_alive[d])
+            apply_branch(trail, tables, live, d, i)
             return propagate(tables, live, True)
-        if trail.top[0] == floor + 1:
+        if d == floor:
             break
-        close_level(trail, live, False)
+        close_levels(trail, live, d, False)
     return WALKED
-
-
-@kernel
-def cut_to(trail, d):
-    """Close every level deeper than ``d`` (their nodes are not restored)."""
-    trail.top[0] = d
-    trail.top[1] = trail.stop[d - 1] if d > 0 else 0
 
 
 @kernel

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 import kakuro_np as kn
 import kakuro_np.turns as turns
 import kakuro_np.solve as solve
-from kakuro_np.engine.proofs.cdcl import (SAT_NO, SAT_UNKNOWN, SAT_YES, TRAIL, _assign,
-                                          _cancel_until, _new_level, _propagate_all, _reason_lits,
-                                          _sums_conflict, _sums_explain, sat_of, sat_solve)
+from kakuro_np.engine.proofs.cdcl import (DIRTY, LEVELS, QHEAD, SAT_NO, SAT_UNKNOWN, SAT_YES,
+                                          SUMS_CONFLICT, TRAIL, _assign, _cancel_until,
+                                          _propagate_all, _reason_lits, sat_of, sat_solve)
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.walk.sums import network_of, sums_feasible
 from kakuro_np.engine.core.codes import OK
@@ -91,7 +91,7 @@ def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rn
     its explanation's digits gone, alone, leave no row of the table that keeps it."""
     p, _ = case
     m, sat, root_mask = sat_and_root(p)
-    _new_level(sat)
+    new_level(sat)
     for v in range(len(root_mask)):
         for d in range(9):
             if root_mask[v] >> d & 1 and rnd.random() < 0.3 and sat.value[2 * (9 * v + d)] == 0:
@@ -115,6 +115,12 @@ def test_each_digit_a_table_drops_is_explained_by_digits_gone_before_it(case, rn
         assert not np.any(fits & (table[:, list(cells).index(v)] == d + 1))
 
 
+def new_level(sat):
+    """Open a decision level, as ``sat_solve`` does."""
+    sat.state[LEVELS] += 1
+    sat.level_start[sat.state[LEVELS]] = sat.state[TRAIL]
+
+
 def sums_conflicts(p, rnd, tries):
     """Random bounds at level 1 (each cell's digits cut to a range of its own), ``tries``
     times: for each time the sums fail, the masks the explanation alone leaves
@@ -123,17 +129,19 @@ def sums_conflicts(p, rnd, tries):
     _, tables, _ = start_state(m.root(), True)
     net = network_of(tables, len(root_mask), True)
     for _ in range(tries):
-        _new_level(sat)
+        new_level(sat)
         for v in range(len(root_mask)):
             digits = [d for d in range(9) if sat.cell_mask[v] >> d & 1]
             lo, hi = sorted(rnd.choices(digits, k=2))
             for d in digits:
                 if not lo <= d <= hi:
                     _assign(sat, 2 * (9 * v + d) + 1, -1)
-        if not sums_feasible(sat.sums, sat.cell_mask):
-            _sums_explain(sat)
+        sat.dirty[:] = False                    # nothing queued: the sums test alone
+        sat.state[DIRTY] = 0
+        sat.state[QHEAD] = sat.state[TRAIL]
+        if _propagate_all(sat) == SUMS_CONFLICT:
             masks = np.full(len(root_mask), 511, np.int64)
-            for q in sat.explain[:_reason_lits(sat, _sums_conflict(sat), -1)]:
+            for q in sat.explain[:_reason_lits(sat, np.int64(SUMS_CONFLICT), np.int64(-1))]:
                 assert q & 1 == 0 and sat.value[q] == -1      # a digit gone
                 masks[(q >> 1) // 9] &= ~(1 << ((q >> 1) % 9))
             yield net, masks

@@ -14,12 +14,13 @@ from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.walk.counting import (AT, FAN, FRAMES, KIND, N, NEXT, ORDERED_PIECE, PIECES,
                                             PRODUCT, components, count_pieces, counted_solutions,
-                                            decomposition_depths, fan_cell, fan_entry,
-                                            knuth_estimates, more_frames, new_frames, piece_of,
-                                            push_pieces, put_bits, ranked_cell, room_for,
-                                            saturating_mul)
+                                            decomposition_depths, fan_entry, knuth_estimates,
+                                            new_frames, new_tally, open_fan, piece_of,
+                                            push_pieces, put_bits, room_for)
 from kakuro_np.engine.walk.dissect import LEAF
 from kakuro_np.engine.walk.memo import new_memo
+from kakuro_np.engine.walk.sums import network_of
+from kakuro_np.engine.walk.trail import close_levels
 from kakuro_np.solve import model
 from strategies import FOUR_BLOCKS, THRASHING_DRAFT, filled_puzzles, independent_blocks
 from conftest import DATA, PUZZLES, SAMPLES, examples
@@ -89,20 +90,6 @@ def open_cells(tables, live, k):
 
 
 @settings(max_examples=examples(100))
-@given(st.integers(0, NO_LIMIT), st.integers(0, NO_LIMIT), st.integers(0, NO_LIMIT))
-def test_saturating_mul_is_the_product_capped_without_overflow(a, b, cap):
-    assert saturating_mul(np.int64(a), np.int64(b), np.int64(cap)) == min(a * b, cap)
-
-
-def test_saturating_mul_examples():
-    big = np.int64(NO_LIMIT)
-    assert saturating_mul(np.int64(6), np.int64(7), big) == 42
-    assert saturating_mul(np.int64(6), np.int64(7), np.int64(40)) == 40
-    assert saturating_mul(np.int64(2**62), np.int64(4), big) == NO_LIMIT     # 2**64 capped
-    assert saturating_mul(np.int64(0), np.int64(2**62), np.int64(5)) == 0
-
-
-@settings(max_examples=examples(100))
 @given(st.lists(st.integers(1, 32).flatmap(
     lambda w: st.tuples(st.just(w), st.integers(0, 2**w - 1))), max_size=20))
 def test_bits_put_one_after_another_read_back_as_one_bit_string(fields):
@@ -142,21 +129,26 @@ def test_frames_start_with_the_scope_and_double_keeping_the_first():
     assert stack[:3].tolist() == [4, 2, 9] and len(stack) == 2 * 3 + 16
     frame[:] = np.arange(FRAMES * 8).reshape(FRAMES, 8)
     wides[:] = 1.5
-    more, more_wides = more_frames(frame, wides)
+    kept = frame.copy()
+    members, starts = np.array([5, 6], np.int64), np.array([0, 2], np.int64)
+    more, more_wides, _, _ = push_pieces(frame, wides, np.int64(FRAMES), stack, np.int64(3),
+                                         members, starts)      # one frame past the last
     assert more.shape == (2 * FRAMES, 8) and more_wides.shape[0] == 2 * FRAMES
-    assert np.array_equal(more[:FRAMES], frame) and (more_wides[:FRAMES] == 1.5).all()
+    assert np.array_equal(more[:FRAMES], kept) and (more_wides[:FRAMES] == 1.5).all()
+    assert more[FRAMES, [KIND, AT, N]].tolist() == [FAN, 3, 2]
 
 
 def test_a_frame_of_several_pieces_is_a_product_and_reads_each_piece_back():
-    frame, _, stack = new_frames(np.arange(3, dtype=np.int64))
+    frame, wides, stack = new_frames(np.arange(3, dtype=np.int64))
     members, starts = np.array([5, 6, 7, 8, 9], np.int64), np.array([0, 2, 5], np.int64)
-    stack, used = push_pieces(frame, np.int64(0), stack, np.int64(3), members, starts)
+    frame, wides, stack, used = push_pieces(frame, wides, np.int64(0), stack, np.int64(3), members,
+                                            starts)
     assert used == 3 + 5 + 3                    # the members, then the piece starts
     assert frame[0, [KIND, AT, N, PIECES, NEXT]].tolist() == [PRODUCT, 3, 5, 2, 0]
     pieces = [piece_of(frame, np.int64(0), stack, np.int64(i)) for i in range(2)]
     assert [stack[a:a + n].tolist() for a, n in pieces] == [[5, 6], [7, 8, 9]]
-    stack, used = push_pieces(frame, np.int64(1), stack, used, members[:3],
-                              np.array([0, 3], np.int64))
+    frame, wides, stack, used = push_pieces(frame, wides, np.int64(1), stack, used, members[:3],
+                                            np.array([0, 3], np.int64))
     assert used == 11 + 3                       # one piece: a fan, no starts kept
     assert frame[1, [KIND, AT, N, PIECES]].tolist() == [FAN, 11, 3, 1]
     assert stack[11:14].tolist() == [5, 6, 7] and stack[:3].tolist() == [0, 1, 2]
@@ -250,29 +242,37 @@ def test_a_big_piece_with_depths_fans_out_over_its_least_deep_entry_first(name, 
     assert score(tables, live, k) <= min(score(tables, live, j) for j in small) + 1e-9
 
 
+def fanned_cell(tables, live, piece, rank):
+    """The cell ``open_fan`` opens the level of an exact count of ``piece`` on (a tally with
+    depths, and ``rank``); the level is closed again."""
+    tally = new_tally(tables, live, new_memo(4, 64), np.array([0, 0]),
+                      network_of(tables, np.int64(len(live.mask)), False), True, rank)
+    open_fan(np.array(piece, np.int64), tables, live, tally)
+    branch = int(tally.trail.branch[0])
+    close_levels(tally.trail, live, np.int64(0), True)
+    assert branch < 0                           # a cell's digits, not an entry's rows
+    return -1 - branch
+
+
 @SETTINGS
 @given(filled_puzzles(max_blank_share=0.95), st.randoms(use_true_random=False))
-def test_a_fan_on_cells_takes_the_open_cell_of_fewest_candidates(case, rnd):
+def test_a_fan_on_cells_takes_the_open_cell_of_least_rank_else_of_fewest_candidates(case, rnd):
     p, _ = case
     tables, live = node_of(model(p))
-    E, V = len(live.nalive), len(live.mask)
-    for k in range(E):
-        cells = open_cells(tables, live, k)
-        v = fan_cell(tables, live, np.int64(k))
-        if not cells:
-            assert v == -1
-        else:                                   # the first of the fewest
-            counts = [POPCOUNT[live.mask[u]] for u in cells]
-            assert v == cells[counts.index(min(counts))]
-    rank = np.array([rnd.choice([0, 1, 2, LEAF]) for _ in range(V)], np.int64)
+    depth = decomposition_depths(tables, live)
+    rank = np.array([rnd.choice([0, 1, 2, LEAF]) for _ in range(len(live.mask))], np.int64)
     for piece in pieces_at(tables, live):
-        cells = {u for k in piece for u in open_cells(tables, live, k) if rank[u] < LEAF}
-        v = ranked_cell(np.array(piece, np.int64), tables, live, rank)
-        if not cells:
-            assert v == -1
+        cells = open_cells(tables, live, fan_entry(np.array(piece, np.int64), tables, live, depth))
+        counts = [POPCOUNT[live.mask[u]] for u in cells]
+        fewest = cells[counts.index(min(counts))]          # the first of the fewest
+        assert fanned_cell(tables, live, piece, NO_RANKS) == fewest
+        ranked = {u for k in piece for u in open_cells(tables, live, k) if rank[u] < LEAF}
+        v = fanned_cell(tables, live, piece, rank)
+        if not ranked:                          # every cell a LEAF: as without ranks
+            assert v == fewest
         else:                                   # least rank, then fewest candidates
-            assert v in cells and (rank[v], POPCOUNT[live.mask[v]]) == \
-                min((rank[u], POPCOUNT[live.mask[u]]) for u in cells)
+            assert v in ranked and (rank[v], POPCOUNT[live.mask[v]]) == \
+                min((rank[u], POPCOUNT[live.mask[u]]) for u in ranked)
 
 
 # -- counts -------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import kakuro_np as kn
 import kakuro_np.turns as turns
 import kakuro_np.solve as solve
 from kakuro_np.engine.search import search
-from kakuro_np.engine.walk.sums import entry_sides, new_network, sums_feasible
+from kakuro_np.engine.force import start_state
+from kakuro_np.engine.walk.sums import network_of, sums_feasible
 from strategies import filled_puzzles
 from conftest import examples
 
@@ -19,7 +20,8 @@ SETTINGS = settings(max_examples=examples(150), deadline=None,
 
 
 def network(m):
-    return new_network(m.ent_off, m.ent_var, m.rows, m.tab_off, len(m.mask))
+    _, tables, _ = start_state(m.root(), True)
+    return network_of(tables, np.int64(len(m.mask)), True)
 
 
 def built(case):
@@ -45,13 +47,15 @@ def sums_met_by_brute_force(m, lo, hi):
                for x in itertools.product(*ranges))
 
 
-def test_sides_split_every_cell_between_its_entries():
+def test_each_cell_is_an_arc_from_an_entry_of_one_side_to_one_of_the_other():
     m = solve.model(kn.read("puzzles/k2.txt"))
-    side, first, second = entry_sides(m.ent_off, m.ent_var, len(m.mask))
-    assert (first >= 0).all() and (second >= 0).all()        # k2: every cell in two entries
-    assert (side[first] != side[second]).all()
-    across = 14                                              # the essay's across entries first
-    assert len(set(side[:across])) == 1 and set(side[across:26]) == {1 - side[0]}
+    net = network(m)
+    arc_var, tail, head = net.arc_var, net.tail, net.head
+    cells = np.flatnonzero(arc_var >= 0)
+    assert sorted(arc_var[cells]) == list(range(len(m.mask)))  # an arc per cell
+    tails, heads = set(tail[2 * cells].tolist()), set(head[2 * cells].tolist())
+    across, down = set(range(14)), set(range(14, 26))        # the essay's across entries first
+    assert (tails, heads) in ((across, down), (down, across))  # k2: every cell in two entries
 
 
 def test_an_outie_from_the_sums_alone():

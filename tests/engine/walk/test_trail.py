@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
-from kakuro_np.engine.force import pick_entry, propagate, start_state
-from kakuro_np.engine.search import count_fanouts, mask_digit
-from kakuro_np.engine.walk.trail import (WALKED, cell_trail_for, close_level, depth, next_row,
-                                         open_cell_level, open_level, step, trail_for)
+from kakuro_np.combos import LOWEST_DIGIT
+from kakuro_np.engine.force import pick_entry, start_state
+from kakuro_np.engine.search import count_fanouts
+from kakuro_np.engine.walk.trail import WALKED, close_levels, open_level, step, trail_for
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
 from conftest import examples
@@ -26,17 +26,17 @@ def walk(p, in_order=True, most=10**6, on_cells=False):
     emptied, tables, live = start_state(m.root(), True)
     if emptied >= 0:
         return m, []
-    trail = cell_trail_for(tables, live) if on_cells else trail_for(tables, live)
+    trail = trail_for(tables, live, on_cells)
     leaves, at_node = [], True
     while len(leaves) < most:
         if at_node:
             k = pick_entry(live.nalive)
             if k < 0:
-                leaves.append([mask_digit(b) for b in live.mask])
+                leaves.append([int(LOWEST_DIGIT[b]) for b in live.mask])
             elif on_cells:
                 cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
                 v = next(v for v in cells if bin(live.mask[v]).count("1") > 1)
-                open_cell_level(trail, live, np.int64(v))
+                open_level(trail, tables, live, np.int64(-1 - v), True)
             else:
                 open_level(trail, tables, live, np.int64(k), in_order)
         emptied = step(trail, tables, live, 0)
@@ -92,14 +92,13 @@ def test_a_level_on_a_cell_tries_its_digits_in_order_and_restores_the_node(case)
     assume(len(open_cells) > 0)                 # forced moves alone solve it: no level to open
     v = open_cells[0]
     before = live.mask.copy(), live.nalive.copy()
-    trail = cell_trail_for(tables, live)
-    open_cell_level(trail, live, np.int64(v))
+    trail = trail_for(tables, live, True)
+    open_level(trail, tables, live, np.int64(-1 - v), True)
     tried = []
-    while next_row(trail, tables, live):
-        tried.append(int(live.mask[v]))
-        propagate(tables, live, True)
-    close_level(trail, live, True)
-    assert depth(trail) == 0
+    while step(trail, tables, live, 0) != WALKED:
+        tried.append(1 << int(trail.cand[trail.nxt[0] - 1]))    # the digit just tried
+    close_levels(trail, live, 0, True)
+    assert trail.top[0] == 0
     assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
     assert tried == [1 << d for d in range(9) if (before[0][v] >> d) & 1]
 
@@ -114,14 +113,13 @@ def test_closing_a_level_with_restore_puts_the_node_back(case):
     assume(k >= 0)                              # forced moves alone solve it: no level to open
     before = live.mask.copy(), live.nalive.copy(), sorted(live.perm[m.tab_off[k]:
                                                                    m.tab_off[k] + live.nalive[k]])
-    trail = trail_for(tables, live)
+    trail = trail_for(tables, live, False)
     open_level(trail, tables, live, np.int64(k), True)
     tried = []
-    while next_row(trail, tables, live):
-        tried.append(live.perm[m.tab_off[k]])
-        propagate(tables, live, True)
-    close_level(trail, live, True)
-    assert depth(trail) == 0
+    while step(trail, tables, live, 0) != WALKED:
+        tried.append(trail.cand[trail.nxt[0] - 1])             # the row just tried
+    close_levels(trail, live, 0, True)
+    assert trail.top[0] == 0
     assert np.array_equal(live.mask, before[0]) and np.array_equal(live.nalive, before[1])
     assert tried == before[2]                  # each live row once, in lexicographic order
 
