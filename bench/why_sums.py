@@ -24,8 +24,8 @@ import numpy as np
 import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.force import pick_entry, start_state
-from kakuro_np.engine.walk.sums import new_network, sums_feasible
-from kakuro_np.engine.walk.trail import WALKED, depth, open_level, step, trail_for
+from kakuro_np.engine.walk.sums import network_of, sums_feasible
+from kakuro_np.engine.walk.trail import WALKED, open_level, step, trail_for
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from open_grids import open_grids  # noqa: E402
@@ -34,11 +34,11 @@ from open_grids import open_grids  # noqa: E402
 def refuted_nodes(m, most):
     """Up to ``most`` nodes (their masks) on the essay's walk that forced moves leave open and
     the sums refute, with their depths."""
-    net = new_network(m.ent_off, m.ent_var, m.rows, m.tab_off, len(m.mask))
     emptied, tables, live = start_state(m.root(), True)
     if emptied >= 0:
         return []
-    trail = trail_for(tables, live)
+    net = network_of(tables, len(m.mask), True)
+    trail = trail_for(tables, live, False)
     out = []
     at_node, visited = True, 0
     while len(out) < most and visited < 20000:
@@ -47,13 +47,13 @@ def refuted_nodes(m, most):
             if k < 0:
                 break                                  # a solution: the walk is done
             open_level(trail, tables, live, k, True)
-        emptied = step(trail, tables, live)
+        emptied = step(trail, tables, live, 0)
         visited += 1
         if emptied == WALKED:
             break
         at_node = emptied < 0
         if at_node and not sums_feasible(net, live.mask):
-            out.append((depth(trail), live.mask.copy()))
+            out.append((trail.top[0], live.mask.copy()))
             at_node = False                            # cut: go on with the next row
     return out
 
@@ -91,7 +91,7 @@ def main(argv=None):
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, p in open_grids()[:-1]:                     # the 30x100 grid is too slow here
         m = solve.model(p)
-        net = new_network(m.ent_off, m.ent_var, m.rows, m.tab_off, len(m.mask))
+        net = network_of(start_state(m.root(), True)[1], len(m.mask), True)
         for d, mask in refuted_nodes(m, args.nodes):
             t = time.perf_counter()
             assert not sums_feasible(net, mask)

@@ -213,12 +213,14 @@ def cells_to_block(puzzle, draft, deadline=NO_DEADLINE, rng=None):
     from .checking import _left
     from .engine.walk.anyorder import any_solutions
     from .solve import model
-    ahead.ready(("model", "any"), deadline)
+    ahead.ready(("model", "hunt"), deadline)
     m = model(puzzle, deadline=deadline)
     n_entries = len(m.tab_off) - 1
     weight = np.ones(n_entries) if rng is None else 1.0 + rng.random(n_entries)
-    two, _ = any_solutions(m.root(), np.int64(2), np.int64(HUNT_NODES), np.int64(deadline),
-                           weight)
+    two = np.zeros((2, len(m.var_cell)), np.int64)
+    found = any_solutions(m.root(), two, np.int64(2), np.int64(HUNT_NODES), np.int64(deadline),
+                          weight).found
+    two = two[:found]
     if len(two) < 2:
         _left(deadline, DOING)              # fewer within the nodes, or the deadline passed
     if len(two) == 2:

@@ -29,7 +29,8 @@ from .engine.core.codes import OK, THRASHING, TIMED_OUT
 from .engine.core.jit import NO_DEADLINE, deadline_ns
 from .engine.proofs.checks import checks_for
 from .engine.walk.memo import new_memo
-from .engine.search import fixpoint_masks, search
+from .engine.force import start_state
+from .engine.search import search
 from .errors import SolveTimeout, seconds
 from .impossible import why_impossible
 from . import first_run
@@ -126,11 +127,11 @@ def fan_out(m, walk, cap, every, deadline, timeout, *, scheduler=None, max_rows=
             max_bytes=MAX_BYTES) -> tuple:
     """Stage 4 of ``kakuro()``: ``(found, digits per variable)`` of the solutions of model
     ``m``: the first ``cap`` in the essay's order (``walk`` "search", on a Dask cluster
-    with ``scheduler``), or ``cap`` in any order (``walk`` "any"); with ``every``, all of
+    with ``scheduler``), or ``cap`` in any order (``walk`` "hunt"); with ``every``, all of
     them within ``max_bytes``."""
     if forced_solution(m) and scheduler is None:
         return 1, LOWEST_DIGIT[m.mask].astype(np.int8)[None]
-    if walk == "any":                           # a hunt in any order
+    if walk == "hunt":                          # a hunt in any order
         return solutions_in_any_order(m, cap, deadline, timeout)
     if scheduler is not None:
         return _on_cluster(m, scheduler, cap, every, deadline, timeout, max_rows, max_bytes)
@@ -181,7 +182,7 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
     Without ``checked``, None once the walk thrashes.
 
     Once the search thrashes, it runs again with checks (see ``search``), from a
-    witness of the root: the root's own check's (the search's first, ``check_root``,
+    witness of the root: the root's own check's (the search's first, ``checks.root_ns``,
     steered by the node where the walk thrashed), if it answers within ``policy.ROOT_CHECK_S``
     (as it does at once on most drafts), else a solution found in any order
     (``solutions_in_any_order``), with which the search runs once more. The root's check hunts
@@ -201,10 +202,10 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
         if checks is None:
             # an empty cache: the checks' parts compile in two helpers at once (each a tree
             # of its own), then this process compiles their top, or with a deadline a
-            # helper does; the hunt in any order and clause learning compile meanwhile
+            # helper does; what a witness found in any order may need compiles meanwhile
             ahead.start(*ahead.AFTER["checks"])
             ahead.ready(ahead.AFTER["checks"], deadline)
-            ahead.start("any", "learn")
+            ahead.start("readback", "learn")
             ahead.ready(("checks",), deadline)
             checks = checks_for(m)
             checks.seed[:] = root.mask      # the node where the walk thrashed
@@ -225,15 +226,17 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
 
 
 def kakuro_kernels(limit, order="essay") -> tuple:
-    """The kernel ``kakuro(limit=limit, order=order)`` runs (a name in ``ahead.KERNELS``):
-    the hunt for any solutions up to a limit of ``policy.HUNT_MAX``, else the search.
+    """The kernels ``kakuro(limit=limit, order=order)`` runs first (a name in ``ahead.KERNELS``):
+    the hunt for any solutions up to a limit of ``policy.HUNT_MAX`` (the turns of a count
+    that reads its solutions back, and of clause learning, compile meanwhile:
+    ``turns.solutions_in_any_order``), else the search.
 
     Examples
     --------
     >>> kakuro_kernels(2, "any"), kakuro_kernels(2), kakuro_kernels(None, "any")
-    (('any',), ('search',), ('search',))
+    (('hunt',), ('search',), ('search',))
     """
-    return ("any",) if order == "any" and as_limit(limit) <= policy.HUNT_MAX else ("search",)
+    return ("hunt",) if order == "any" and as_limit(limit) <= policy.HUNT_MAX else ("search",)
 
 
 def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None = None,
@@ -307,7 +310,7 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
 def _kept_model(puzzle, key, max_rows) -> tuple:
     """``(model, memo)`` of ``puzzle`` in a Dask worker: made on its first task and kept
     for the others (a memo's counts hold for every subproblem of the model, see
-    ``counting.count_pieces``)."""
+    ``counting.count_split``)."""
     from .dist import MEMO_SLOTS_LOG2, MEMO_WORDS, kept
     return kept(key, lambda: (model(puzzle, max_rows), new_memo(MEMO_SLOTS_LOG2, MEMO_WORDS)))
 
@@ -382,7 +385,7 @@ def reduce(grid: PuzzleLike, *, timeout: float | None = None, max_rows: int = MA
         root = m.root()
         var_cell, mask, culprit = m.var_cell, root.mask, m.culprit
         if m.status == OK:
-            culprit = fixpoint_masks(root)
+            culprit = start_state(root, True)[0]     # the masks at force's fixpoint
     candidates, digits = candidate_grid(puzzle.shape, var_cell, mask)
     if culprit >= 0:
         return Reduction(candidates, digits, "contradiction", puzzle,

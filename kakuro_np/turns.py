@@ -27,8 +27,8 @@ from .engine.core import ahead, policy
 from .engine.core.codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES
 from .engine.core.jit import NO_DEADLINE
 from .engine.proofs.cdcl import sat_of_root, sat_solutions
-from .engine.walk.anyorder import any_solutions, find_solutions
-from .engine.walk.counting import count_pieces, count_split, counted_solutions, wide_value
+from .engine.walk.anyorder import any_solutions
+from .engine.walk.counting import count_split, counted_solutions, wide_value
 from .engine.walk.dissect import cut_ranks
 from .engine.walk.memo import Memo, borrowed, give_back, grown
 from .engine.walk.split import row_children
@@ -42,6 +42,8 @@ NO_LIMIT = np.iinfo(np.int64).max
 _ONE_CORE = threading.local()
 #: No ranks (see ``counting.new_tally``).
 NO_RANKS = np.empty(0, np.int64)
+#: No rows to keep the solutions a hunt finds in (``anyorder.any_solutions``): it counts them.
+NO_ROWS = np.zeros((0, 0), np.int64)
 
 
 def as_limit(limit) -> int:
@@ -66,16 +68,20 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
     those whose pieces the hunt thrashes between. The count's turns share one memo.
     ``after_check``: see ``in_turns``.
     """
-    ahead.ready(("any",), deadline)         # a thrashing search may compile it ahead
+    ahead.start("readback", "learn")        # compiled while the hunt goes (a first run)
+    ahead.ready(("hunt",), deadline)
     memo = [None]                           # borrowed at the first count turn
 
     def hunt(turn, weight):
-        masks, hunted = any_solutions(m.root(), np.int64(cap), np.int64(turn), np.int64(deadline),
-                                      weight)
+        keep = np.zeros((cap, len(m.var_cell)), np.int64)
+        hunted = any_solutions(m.root(), keep, np.int64(cap), np.int64(turn),
+                               np.int64(deadline), weight)
+        masks = keep[:min(hunted.found, cap)]   # the first found, in rows from the top
         return masks if len(masks) >= cap or hunted.exhausted else None
 
     def count_turn(turn):
         if memo[0] is None:
+            ahead.ready(("readback",), deadline)
             memo[0] = borrowed()
         while True:
             status, masks = counted_solutions(m.root(), np.int64(cap), np.int64(deadline),
@@ -109,7 +115,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     None when their nodes ran out before an answer. Without ``hunting``, a
     single count with no node limit. The learning turns answer the drafts that
     thrash both the hunt and the count.
-    With ``after_check`` (the root's check, ``checks.check_root``, has had its
+    With ``after_check`` (the root's check, ``Checks.root_ns``, has had its
     count and learning turns, and the essay's walk is to start from the
     solution) the first round is the hunt's alone and learning starts a round
     later: the walk goes faster from a hunt's solution than from clause
@@ -218,12 +224,13 @@ def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
     race = racing() if race is None else race
     meter = Meter() if meter is None else meter
     rank = [NO_RANKS]
+    scope = np.arange(len(m.tab_off) - 1)   # every entry
     kernels = count_kernels(cap)
     ahead.ready(kernels, deadline)          # the command line may compile them ahead
 
     def hunt(turn, weight):
-        found, exhausted, hunted = find_solutions(m.root(), np.int64(cap), np.int64(turn),
-                                                  np.int64(deadline), weight)
+        found, exhausted, hunted = any_solutions(m.root(), NO_ROWS, np.int64(cap), np.int64(turn),
+                                                 np.int64(deadline), weight)
         meter.add(hunted)
         return int(found) if found >= cap or exhausted else None
 
@@ -242,8 +249,8 @@ def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
                 work = np.array([turn, 0])
             if runner is not None:
                 runner.work = work
-            pieces = count_pieces(m.root(), np.int64(min(cap, NO_LIMIT)), np.int64(deadline),
-                                  memo[0], work, rank[0])
+            pieces = count_split(m.root(), scope, np.int64(min(cap, NO_LIMIT)),
+                                 np.int64(deadline), memo[0], work, rank[0])[0]
             if followed:
                 meter.add(turn - max(int(work[0]), 0), 0, work)
             if not (pieces == MEMO_FULL).any():

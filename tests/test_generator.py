@@ -227,11 +227,11 @@ def test_a_writers_fill_is_given_up_when_kicks_stop_gaining(monkeypatch, lefts, 
 
 
 def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
-    """The hunt runs the kernels that helpers compile ahead (``ahead``'s "any"), with the
+    """The hunt runs the kernels that helpers compile ahead (``ahead``'s "hunt"), with the
     types they compile, and has them ready by the deadline: on an empty cache,
     ``generate(timeout=30)`` compiled this hunt itself for about 50 s before (92 s in all)."""
     from kakuro_np.engine.core import ahead
-    kernels = ahead.kernels_of("any")
+    kernels = ahead.kernels_of("hunt")
     for kernel, types in kernels:                       # what a helper does
         kernel.compile(types)
     before = [set(kernel.signatures) for kernel, _ in kernels]
@@ -239,7 +239,7 @@ def test_the_hunt_for_two_solutions_compiles_within_the_deadline(monkeypatch):
     monkeypatch.setattr(ahead, "ready", lambda names, deadline: asked.append((names, deadline)))
     p = kn.read("puzzles/k3.txt")                         # 40 solutions
     cells = cells_to_block(p, draft_of(p.blank, kn.kakuro(p, limit=1)[0]), 10 ** 18)
-    assert len(cells) and [at for names, at in asked if "any" in names] == [10 ** 18]
+    assert len(cells) and [at for names, at in asked if "hunt" in names] == [10 ** 18]
     assert [set(kernel.signatures) for kernel, _ in kernels] == before
 
 

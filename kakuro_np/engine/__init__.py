@@ -42,7 +42,7 @@ search  : stage 4, the essay's fan-out in its order, checked by the proofs once 
           thrashes.
 
 Records go to the kernels by reference (``jit.by_reference``): one pointer a call.
-On the per-node path a few small kernels (``step``, ``next_row``, ``apply_row``, the
+On the per-node path a few small kernels (``step``, ``apply_branch``, ``apply_row``, the
 queue) are ``inline_kernel``: numba inlines them into their caller.
 
 The public verbs (``kakuro``, ``count``, ``reduce``) are in ``kakuro_np.solve``.

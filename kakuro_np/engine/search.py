@@ -177,8 +177,8 @@ def search(root, limit, store, deadline, check_after, checks):
     return Found(found, solutions[:found], nodes, OK)
 
 
-#: The types ``ahead`` compiles ``count_fanouts`` with (it compiles ``walk_fanouts`` too).
-FANOUT_TYPES = (ROOT, INT)
+#: The types ``ahead`` compiles ``walk_fanouts`` with (``grading``'s fan-out count).
+FANOUT_TYPES = (ROOT, INT, INT)
 
 
 @kernel
@@ -212,18 +212,3 @@ def walk_fanouts(root, most, deadline):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return fanouts, solutions, TIMED_OUT
         at_node = emptied < 0
-
-
-@kernel
-def count_fanouts(root, most):
-    """``(fan-outs, solutions)`` of ``walk_fanouts`` without a deadline: it stops before
-    fan-out ``most + 1``."""
-    fanouts, solutions, _ = walk_fanouts(root, most, NO_DEADLINE)
-    return fanouts, solutions
-
-
-@kernel
-def fixpoint_masks(root):
-    """The cell masks at the fixpoint of ``force`` (in ``root.mask``); -1 or the entry that
-    emptied."""
-    return start_state(root, True)[0]

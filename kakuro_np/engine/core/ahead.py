@@ -55,18 +55,17 @@ from .jit import NO_DEADLINE
 KERNELS = {
     "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
               ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
-    "count": (("kakuro_np.engine.walk.counting", "count_pieces", "COUNT_TYPES"),
+    "count": (("kakuro_np.engine.walk.counting", "count_split", "COUNT_TYPES"),
               ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES"),
               ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
     "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "hunt": (("kakuro_np.engine.walk.anyorder", "find_solutions", "FIND_TYPES"),),
+    "hunt": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),),
     "proof-checks": (("kakuro_np.engine.proofs.checks", "sat_solve", "sat_solve_types"),),
     "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
               ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
-    "any": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),
-            ("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES")),
+    "readback": (("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES"),),
     "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
-    "fanouts": (("kakuro_np.engine.search", "count_fanouts", "FANOUT_TYPES"),),
+    "fanouts": (("kakuro_np.engine.search", "walk_fanouts", "FANOUT_TYPES"),),
     "many": (("kakuro_np.engine.model", "solved_by_force", "MANY_TYPES"),),
 }
 #: name -> the module above the engine that declared it (``declare``; the explanations'
@@ -75,7 +74,7 @@ DECLARED_IN: dict[str, str] = {}
 #: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
 #: so that it loads those from the cache instead of compiling them twice at once.
 AFTER = {"search": ("model",), "many": ("model",), "fanouts": ("search",),
-         "any": ("count", "hunt"), "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
+         "readback": ("count",), "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 from numba.experimental import structref
 
 from ..core.codes import WALKED
@@ -92,13 +93,14 @@ def luby(i):
     return power
 
 
-#: The types ``solve.count`` calls ``find_solutions`` with (see ``ahead``).
-FIND_TYPES = (ROOT, INT, INT, INT, FLOATS)
+#: The types ``turns`` calls ``any_solutions`` with (see ``ahead``).
+ANY_TYPES = (ROOT, types.int64[:, ::1], INT, INT, INT, FLOATS)
 
 
 @kernel
-def find_solutions(root, want, node_budget, deadline, weight):
-    """Look for ``want`` different solutions of ``root``, in any order.
+def any_solutions(root, keep, want, node_budget, deadline, weight):
+    """Look for ``want`` different solutions of ``root``, in any order, the first found
+    written in the rows of ``keep`` (one-digit masks; none with a ``keep`` of no rows).
 
     Returns ``Hunted(found, exhausted, nodes)``: how many different solutions were
     found (at most ``want``), whether a run went through the whole search
@@ -108,16 +110,9 @@ def find_solutions(root, want, node_budget, deadline, weight):
     apart by hash, so a collision can only make ``found`` smaller: ``found ==
     want`` always means ``want`` different solutions exist. The entries' ``weight``s
     (ones for a fresh hunt) are updated in place: a hunt taken in turns passes them on,
-    so each turn goes on from what the last learned.
+    so each turn goes on from what the last learned. The hunt starts at the fixpoint of
+    ``root``, with no guide (``Hunter``).
     """
-    return hunt_root(root, np.empty((0, root.mask.shape[0]), np.int64), want, node_budget,
-                     deadline, weight)
-
-
-@kernel
-def hunt_root(root, keep, want, node_budget, deadline, weight):
-    """``hunt`` from the fixpoint of ``root`` with the entries' ``weight``s (updated in
-    place): a ``Hunted``, and the first solutions found in the rows of ``keep``."""
     emptied, tables, live = start_state(root, True)
     if emptied >= 0:
         return Hunted(0, True, 1)
@@ -126,29 +121,6 @@ def hunt_root(root, keep, want, node_budget, deadline, weight):
     hunter = Hunter(trail_for(tables, live, False), weight, sums,      # no guide
                     np.zeros(live.mask.shape[0], np.int64))
     return hunt(tables, live, hunter, keep, want, node_budget, deadline)
-
-
-#: The types ``solve.kakuro(order="any")`` calls ``any_solutions`` with (see ``ahead``).
-ANY_TYPES = (ROOT, INT, INT, INT, FLOATS)
-
-
-@kernel
-def any_solutions(root, want, node_budget, deadline, weight):
-    """Up to ``want`` different solutions of ``root``, in any order, as fast as the hunt finds
-    them: ``(masks, hunted)``, the one-digit masks of each solution found, and the
-    ``Hunted``. Fewer than ``want`` and ``hunted.exhausted`` means they are all of them;
-    neither means the ``node_budget`` ran out or the deadline passed. ``weight`` as
-    for ``find_solutions``.
-    """
-    V = root.mask.shape[0]
-    keep = np.zeros((max(want, 0), V), np.int64)
-    hunted = hunt_root(root, keep, want, node_budget, deadline, weight)
-    kept = min(hunted.found, keep.shape[0])
-    if V > 0:                       # the rows written (a mask is never 0)
-        kept = 0
-        while kept < keep.shape[0] and keep[kept, 0] != 0:
-            kept += 1
-    return keep[:kept], hunted
 
 
 #: What a row pays per cell where it leaves the guide: more than its distance to the flow
@@ -203,7 +175,7 @@ def order_rows(trail, tables, hunter, k):
 
 @kernel
 def hunt(tables, live, hunter, keep, want, node_budget, deadline):
-    """``find_solutions`` from a propagated node, which it restores, with a ``Hunter``.
+    """``any_solutions`` from a propagated node, which it restores, with a ``Hunter``.
 
     The hunter's ``weight``s are read and updated (callers may keep it from hunt to hunt);
     the first ``keep.shape[0]`` different solutions found are left in the rows of

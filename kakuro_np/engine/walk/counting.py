@@ -584,10 +584,14 @@ def count_split(root, scope, most, deadline, memo, work, rank):
     ``most``, and ``wides[i]`` its count past int64 when ``most`` is the largest
     int64 (``wide_set``). An exact count (``most`` the largest int64) decides cells of
     least ``rank`` first (see ``dissect``; empty: no ranks). ``root.mask`` is left at
-    the fixpoint. ``counts`` is
-    ``[0]`` where the node has no solution, and ``[status]`` as for
-    ``count_pieces`` (COUNT_TIMED_OUT, OUT_OF_NODES, MEMO_FULL); no pieces, one
-    solution.
+    the fixpoint. The count below the node is the product of ``counts``: no pieces (forced
+    moves decide everything), one solution; ``[0]`` where the node has no solution;
+    ``[COUNT_TIMED_OUT]`` past ``deadline``; ``[OUT_OF_NODES]`` once more than ``work[0]``
+    rows were tried (``work`` is the tally's, see ``Tally``: another thread may read it
+    to report progress); ``[MEMO_FULL]`` when a growable memo is full. Pieces met again
+    on the way are counted once, in ``memo`` (see ``memo``): a memo kept from an earlier
+    count of the same model, from any root masks, serves again, since a key fixes its
+    count.
     """
     none = np.empty(0, np.int64)
     no_wides = np.zeros((1, WIDE))
@@ -613,25 +617,8 @@ def count_split(root, scope, most, deadline, memo, work, rank):
     return counts, members, starts, fans, wides
 
 
-#: The types ``solve.count`` calls ``count_pieces`` with (see ``ahead``).
-COUNT_TYPES = (ROOT, INT, INT, MEMO, INTS, INTS)
-
-
-@kernel
-def count_pieces(root, limit, deadline, memo, work, rank):
-    """Solutions of each independent piece of ``root`` at the fixpoint, at most ``limit`` each.
-
-    The puzzle's count is the product of the returned counts (an empty array
-    when forced moves decide everything: one solution). ``[0]``: no
-    solution; ``[COUNT_TIMED_OUT]``: the deadline passed; ``[OUT_OF_NODES]``:
-    more than ``work[0]`` rows were tried (``work`` is the tally's, see ``Tally``:
-    another thread may read it to report progress). Pieces met again on the way are
-    counted once, in ``memo`` (see ``memo``): a memo kept from an earlier count of
-    the same model, from any root masks, serves again, since a key fixes its count.
-    An exact count decides the cells of least ``rank`` first (see ``count_split``).
-    """
-    return count_split(root, np.arange(root.tab_off.shape[0] - 1), limit, deadline, memo,
-                       work, rank)[0]
+#: The types ``turns`` calls ``count_split`` with (see ``ahead``).
+COUNT_TYPES = (ROOT, INTS, INT, INT, MEMO, INTS, INTS)
 
 
 @kernel
@@ -746,7 +733,7 @@ def counted_solutions(root, want, deadline, memo, work):
     """Up to ``want`` different solutions of ``root`` from a count up to ``want``:
     ``(status, masks)``, the one-digit masks of ``min(count, want)`` solutions, and
     the count's status: the solutions there are, at most ``want``, or COUNT_TIMED_OUT,
-    OUT_OF_NODES (``work`` as for ``count_pieces``) or MEMO_FULL, with no masks.
+    OUT_OF_NODES (``work`` as for ``count_split``) or MEMO_FULL, with no masks.
 
     A count splits the puzzle into independent pieces and counts each piece once
     (``memo``), so it finds solutions where a hunt that decides the pieces in

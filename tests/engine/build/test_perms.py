@@ -12,7 +12,7 @@ from kakuro_np.engine.force import start_state
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.build.perms import (COMBINATIONS, list_perms, perm_count, perm_projection,
                                           perm_sets)
-from kakuro_np.engine.search import count_fanouts, search
+from kakuro_np.engine.search import search, walk_fanouts
 from kakuro_np.solve import model
 from conftest import examples
 
@@ -94,8 +94,8 @@ def test_lazy_tables_change_no_node_and_no_solution(case):
     a, b = start_state(lazy._replace(mask=masks.copy()), True), start_state(plain, True)
     assert a[0] == b[0] == -1                   # the fill is a solution
     assert np.array_equal(a[2].mask, b[2].mask) and np.array_equal(a[2].nalive, b[2].nalive)
-    assert count_fanouts(lazy._replace(mask=masks.copy()), 300) == \
-        count_fanouts(plain._replace(mask=masks.copy()), 300)
+    assert walk_fanouts(lazy._replace(mask=masks.copy()), 300, NO_DEADLINE) == \
+        walk_fanouts(plain._replace(mask=masks.copy()), 300, NO_DEADLINE)
     big = np.int64(1 << 40)
     got = search(lazy._replace(mask=masks.copy()), np.int64(12), True, np.int64(NO_DEADLINE),
                  big, None)

@@ -8,7 +8,7 @@ import kakuro_np as kn
 import kakuro_np.turns as turns
 from kakuro_np.combos import LOWEST_DIGIT
 from kakuro_np.engine.core import ahead
-from kakuro_np.engine.walk.anyorder import find_solutions, luby
+from kakuro_np.engine.walk.anyorder import any_solutions, luby
 from kakuro_np.solve import model
 from kakuro_np.turns import NO_LIMIT
 from strategies import THRASHING_DRAFT, filled_puzzles, satisfies
@@ -19,7 +19,7 @@ NO_END = np.int64(NO_LIMIT)
 
 def hunt(p, want, budget=NO_END):
     m = model(p)
-    return find_solutions(m.root(), np.int64(want), np.int64(budget), NO_END,
+    return any_solutions(m.root(), np.zeros((0, 0), np.int64), np.int64(want), np.int64(budget), NO_END,
                           np.ones(len(m.root().tab_off) - 1))
 
 
@@ -99,12 +99,13 @@ def assert_distinct_and_listed(solutions, listed):
 def assert_two_different_solutions_at_once(p):
     """``order="any"`` gives two different solutions of ``p`` within 10 s, once its kernels
     are compiled. On a fresh clone the first call compiles those its turns need (in a
-    loaded test run once 10 s and more); then every kernel of "any" is compiled here, as a
-    helper or ``kakuro-np compile`` would: a call with a time limit waits for any it lacks,
-    and the first call may not have needed the count's (a minute to compile under load)."""
+    loaded test run once 10 s and more); then the kernels of the hunt and of the count that
+    reads its solutions back are compiled here, as a helper or ``kakuro-np compile`` would:
+    a call with a time limit waits for any it lacks, and the first call may not have needed
+    the count's (a minute to compile under load)."""
     kn.kakuro(p, limit=2, order="any")
-    ahead.stop_all()                # a helper still compiling "any" would be waited for
-    ahead.main(["model", "any"])
+    ahead.stop_all()                # a helper still compiling would be waited for
+    ahead.main(["model", "hunt", "readback"])
     found = kn.kakuro(p, limit=2, order="any", timeout=10)
     assert len(found) == 2 and not np.array_equal(found[0], found[1])
     assert all(satisfies(p, s) for s in found)

@@ -13,7 +13,7 @@ from kakuro_np.engine.core.codes import COUNT_TIMED_OUT, OUT_OF_NODES
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.force import start_state
 from kakuro_np.engine.walk.counting import (AT, FAN, FRAMES, KIND, N, NEXT, ORDERED_PIECE, PIECES,
-                                            PRODUCT, components, count_pieces, counted_solutions,
+                                            PRODUCT, components, counted_solutions,
                                             decomposition_depths, fan_entry, knuth_estimates,
                                             new_frames, new_tally, open_fan, piece_of,
                                             push_pieces, put_bits, room_for)
@@ -23,7 +23,7 @@ from kakuro_np.engine.walk.sums import network_of
 from kakuro_np.engine.walk.trail import close_levels
 from kakuro_np.solve import model
 from strategies import FOUR_BLOCKS, THRASHING_DRAFT, filled_puzzles, independent_blocks
-from conftest import DATA, PUZZLES, SAMPLES, examples
+from conftest import DATA, PUZZLES, SAMPLES, count_pieces, examples
 
 SETTINGS = settings(max_examples=examples(80), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, assume, given, settings
 import kakuro_np as kn
 from kakuro_np import turns
 from kakuro_np.engine.core import policy
-from kakuro_np.engine.walk.counting import count_pieces, count_split, wide_value
+from kakuro_np.engine.walk.counting import count_split, wide_value
 from kakuro_np.engine.walk.dissect import LEAF, LEAST_PART, LEVELS, cut_ranks
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.walk.memo import growable, new_memo
 from kakuro_np.solve import model
 from kakuro_np.turns import NO_LIMIT, NO_RANKS, count_in_turns
 from strategies import OPEN_BLOCK, filled_puzzles
-from conftest import DATA, ROOT, examples
+from conftest import DATA, ROOT, count_pieces, examples
 
 BENCH_SETS = ROOT / "bench" / "sets"
 

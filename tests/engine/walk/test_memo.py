@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np import turns
-from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_pieces, count_split,
+from kakuro_np.engine.walk.counting import (ORDERED_PIECE, OUT_OF_NODES, count_split,
                                             count_scope, new_tally, wide_combine, wide_set,
                                             wide_value)
 from kakuro_np.engine.force import start_state
@@ -21,7 +21,7 @@ from kakuro_np.engine.walk.memo import (WIDE, borrowed, emptied, give_back, grow
 from kakuro_np.solve import model
 from kakuro_np.turns import NO_LIMIT, NO_RANKS, count_in_turns
 from strategies import filled_puzzles
-from conftest import DATA, PUZZLES, ROOT, examples
+from conftest import DATA, PUZZLES, ROOT, count_pieces, examples
 
 BENCH_SETS = ROOT / "bench" / "sets"
 W = np.zeros(WIDE)                              # a stored count past int64 (unused here)

@@ -5,8 +5,9 @@ from hypothesis import HealthCheck, assume, given, settings
 
 import kakuro_np as kn
 from kakuro_np.combos import LOWEST_DIGIT
+from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.force import pick_entry, start_state
-from kakuro_np.engine.search import count_fanouts
+from kakuro_np.engine.search import walk_fanouts
 from kakuro_np.engine.walk.trail import WALKED, close_levels, open_level, step, trail_for
 from kakuro_np.solve import model
 from strategies import filled_puzzles, satisfies
@@ -126,7 +127,7 @@ def test_closing_a_level_with_restore_puts_the_node_back(case):
 
 def test_fanouts_of_k3_count_its_40_solutions_and_stop_where_told():
     m = model(kn.read("puzzles/k3.txt"))
-    counted = [tuple(count_fanouts(m.root(), np.int64(most))) for most in (0, 10, 46, 47)]
+    counted = [walk_fanouts(m.root(), np.int64(most), NO_DEADLINE)[:2] for most in (0, 10, 46, 47)]
     assert counted == [(0, 0), (10, 4), (46, 40), (46, 40)]
     _, leaves = walk(kn.read("puzzles/k3.txt"))
     assert len(leaves) == 40
