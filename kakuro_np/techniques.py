@@ -71,8 +71,8 @@ HIGHEST_DIGIT = np.array([s.bit_length() for s in range(512)], np.int64)
 # -- the techniques, simplest first -----------------------------------------------
 
 #: ``scratch`` (32 int64, the caller's) holds an entry's open cells (their indices into
-#: the entry) from 0, and its sum combinations from SUM_COMBINATIONS (12 at most).
-SUM_COMBINATIONS = 9
+#: the entry) from 0, and its sum combinations from COMBOS_FROM (12 at most).
+COMBOS_FROM = 9
 
 
 @kernel
@@ -317,18 +317,19 @@ def try_technique(t, m, total, out, info, scratch):
     """Apply technique ``t`` to one entry: True, with ``out`` and ``info`` set, if it made progress.
 
     ``out`` must hold a copy of ``m``; only the cells that change are written. What the
-    techniques after the first two start from is worked out here, once: the decided
-    digits (``used``), the open cells, the clue's ``rest``, then, where a technique needs
-    them, the sum combinations and those that fit (``scratch`` holds them).
-    The simplest ones, lone square and the techniques that keep the digits of some sum
-    combinations in the open cells, are done here too.
+    techniques but no repeats and bounds start from is worked out here, once: the
+    decided digits (``used``), the open cells, the clue's ``rest``, then, where a
+    technique needs them, the sum combinations and those that fit (``scratch`` holds
+    them). Lone square, and the techniques that keep the digits of some sum combinations
+    in the open cells (unique combination, cross reference, combination elimination),
+    are done here too.
     """
     if t == NO_REPEATS:
         return no_repeats(m, out, info)
     if t == BOUNDS:
         return bounds(m, total, out, info)
     # the decided digits, and the open cells in scratch[:n_open]
-    cells = scratch[:SUM_COMBINATIONS]
+    cells = scratch[:COMBOS_FROM]
     used = 0
     used_sum = 0
     n_open = 0
@@ -367,7 +368,7 @@ def try_technique(t, m, total, out, info, scratch):
     if n_open < 2:
         return False
     # the sum combinations, lexicographic, in combos[:n_sum]
-    combos = scratch[SUM_COMBINATIONS:]
+    combos = scratch[COMBOS_FROM:]
     n_sum = 0
     if 0 <= rest <= MAX_TOTAL:
         group = n_open * (MAX_TOTAL + 1) + rest
