@@ -51,7 +51,7 @@ from .engine.build.entries import entry_variables, packed_entries
 from .engine.core.jit import INT, INTS, NO_DEADLINE, kernel, monotonic_ns
 from .engine.build.jposs import narrow_masks
 from .errors import PuzzleError, SolveTimeout
-from .grading import BANDS, LABEL_TOP, LABELS, ladder_score
+from .grading import BANDS, LABEL_TOP, LABELS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, logic_score
 from .layout import (DEFAULT_DENSITY, checked_layout, cut_allowed, fix_one, keep_largest_region,
                      make_layout, orbits, row_runs, set_orbit)
 from .puzzle import Puzzle, PuzzleLike
@@ -445,7 +445,8 @@ def grade_cost(draft, mask, top, low, high, deadline):
 
     The ladder's techniques ``0..top-1`` solve the draft by logic (``mask``
     gets the candidates they leave). Solved, the cost is the distance of its
-    score (``grade.ladder_score``) from the band, 0 inside it. Not solved, it
+    score (``grading.logic_score`` of its steps' hardest level and their effort, as
+    ``grade`` scores them) from the band, 0 inside it. Not solved, it
     is ``UNSOLVED_COST`` plus the candidates left beyond one per cell (also when
     the climb stopped past ``deadline``, monotonic ns: a cost its caller never uses).
     """
@@ -457,7 +458,12 @@ def grade_cost(draft, mask, top, low, high, deadline):
         for v in range(mask.shape[0]):
             extra += POPCOUNT[mask[v]] - 1
         return UNSOLVED_COST + extra
-    score = ladder_score(climbed[1])
+    level = 0                               # the steps' hardest level and their effort
+    effort = 0.0
+    for t in climbed[1]:
+        level = max(level, TECHNIQUE_LEVEL[t])
+        effort += TECHNIQUE_WEIGHT[t]
+    score = logic_score(level, effort)
     if score < low:
         return low - score
     if score >= high:
@@ -712,42 +718,34 @@ def shifts(draft, v):
     run's sum kept, both 1-9 with no digit twice in any of their runs."""
     found = np.empty((2 * 8 * 8, 4), np.int64)       # 2 runs of 8 other cells, 8 ks each
     n = 0
+    digit = draft.digit
     for q in range(draft.var_eoff[v], draft.var_eoff[v + 1]):
         j = draft.var_ent[q]
         for i in range(draft.ent_off[j], draft.ent_off[j + 1]):
             u = draft.ent_var[i]
-            for k in range(1 - draft.digit[v], 10 - draft.digit[v]):
-                if u != v and k != 0 and shift_allowed(draft, v, u, k):
-                    found[n, 0], found[n, 1] = v, draft.digit[v] + k
-                    found[n, 2], found[n, 3] = u, draft.digit[u] - k
+            own_v, own_u = digit[v], digit[u]
+            for k in range(1 - own_v, 10 - own_v):
+                if u == v or k == 0 or not (1 <= own_v + k <= 9 and 1 <= own_u - k <= 9):
+                    continue
+                digit[v], digit[u] = own_v + k, own_u - k   # the shift, for a moment
+                allowed = True                  # no run of v or u then holds a digit twice
+                for w in (v, u):
+                    for p in range(draft.var_eoff[w], draft.var_eoff[w + 1]):
+                        e = draft.var_ent[p]
+                        for x in range(draft.ent_off[e], draft.ent_off[e + 1]):
+                            if draft.ent_var[x] != w and digit[draft.ent_var[x]] == digit[w]:
+                                allowed = False
+                                break
+                        if not allowed:
+                            break
+                    if not allowed:
+                        break
+                digit[v], digit[u] = own_v, own_u
+                if allowed:
+                    found[n, 0], found[n, 1] = v, own_v + k
+                    found[n, 2], found[n, 3] = u, own_u - k
                     n += 1
     return found[:n]
-
-
-@kernel
-def shift_allowed(draft, v, u, k):
-    """Whether ``v``'s digit may rise by ``k`` while ``u``'s falls by ``k``: both stay
-    1-9, and no run of either then holds a digit twice."""
-    dv, du = draft.digit[v] + k, draft.digit[u] - k
-    if not (1 <= dv <= 9 and 1 <= du <= 9):
-        return False
-    set_fill_digit(draft, v, dv)
-    set_fill_digit(draft, u, du)
-    allowed = not repeated(draft, v) and not repeated(draft, u)
-    set_fill_digit(draft, u, du + k)
-    set_fill_digit(draft, v, dv - k)
-    return allowed
-
-
-@kernel
-def repeated(draft, v):
-    """Whether another cell of one of ``v``'s runs holds ``v``'s digit."""
-    for q in range(draft.var_eoff[v], draft.var_eoff[v + 1]):
-        j = draft.var_ent[q]
-        for i in range(draft.ent_off[j], draft.ent_off[j + 1]):
-            if draft.ent_var[i] != v and draft.digit[draft.ent_var[i]] == draft.digit[v]:
-                return True
-    return False
 
 
 def solutions_up_to(blank, draft, cap, deadline=NO_DEADLINE) -> int:

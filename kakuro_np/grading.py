@@ -184,17 +184,6 @@ def logic_score(level, effort):
     return 10.0 * level + 9.9 * (1.0 - 2.0 ** (-effort / half))
 
 
-@kernel
-def ladder_score(technique):
-    """The ``logic_score`` of the ladder's steps ``technique`` (their techniques, in order)."""
-    level = 0
-    effort = 0.0
-    for t in technique:
-        level = max(level, TECHNIQUE_LEVEL[t])
-        effort += TECHNIQUE_WEIGHT[t]
-    return logic_score(level, effort)
-
-
 def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
     """``(fanouts, solutions, complete)`` of the essay's fan-out from the fixpoint of
     ``force``: ``complete`` when the count walked the whole tree (both exact), False when

@@ -68,83 +68,15 @@ INFO = {
 HIGHEST_DIGIT = np.array([s.bit_length() for s in range(512)], np.int64)
 
 
-# -- what the clue allows -------------------------------------------------------
-
-@kernel
-def decided_digits(m):
-    """``(used, used_sum, n_open)`` of an entry's masks."""
-    used = 0
-    used_sum = 0
-    n_open = 0
-    for i in range(m.shape[0]):
-        if POPCOUNT[m[i]] == 1:
-            used |= m[i]
-            used_sum += LOWEST_DIGIT[m[i]]
-        else:
-            n_open += 1
-    return used, used_sum, n_open
-
-
-@kernel
-def sum_combinations(n_open, rest, used, out):
-    """Write the sum combinations (digit sets, lexicographic) into ``out``; return how many."""
-    if rest < 0 or rest > MAX_TOTAL:
-        return 0
-    group = n_open * (MAX_TOTAL + 1) + rest
-    n = 0
-    for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
-        if COMBO_BITS[i] & used == 0:
-            out[n] = COMBO_BITS[i]
-            n += 1
-    return n
-
-
-@kernel
-def fitting_combinations(m, combos, n_combos):
-    """The combinations of ``combos[:n_combos]`` that fit the open cells, one bit each."""
-    union = 0
-    for i in range(m.shape[0]):
-        if POPCOUNT[m[i]] != 1:
-            union |= m[i]
-    fit = 0
-    for j in range(n_combos):
-        c = combos[j]
-        if c & ~union:
-            continue
-        fits = True
-        for i in range(m.shape[0]):
-            if POPCOUNT[m[i]] != 1 and m[i] & c == 0:
-                fits = False
-                break
-        if fits:
-            fit |= 1 << j
-    return fit
-
-
-@kernel
-def restrict_open(m, digits, out):
-    """Keep only ``digits`` in the open cells (into ``out``); True if a cell changed."""
-    changed = False
-    for i in range(m.shape[0]):
-        if POPCOUNT[m[i]] != 1 and m[i] & ~digits:
-            out[i] = m[i] & digits
-            changed = True
-    return changed
-
-
-@kernel
-def digit_range(low, high):
-    """The digit set of ``low..high`` (clipped to 1-9)."""
-    low, high = max(low, 1), min(high, 9)
-    if low > high:
-        return 0
-    return ((1 << high) - 1) & ~((1 << (low - 1)) - 1)
-
-
 # -- the techniques, simplest first -----------------------------------------------
 
+#: ``scratch`` (32 int64, the caller's) holds an entry's open cells (their indices into
+#: the entry) from 0, and its sum combinations from COMBOS_FROM (12 at most).
+COMBOS_FROM = 9
+
+
 @kernel
-def no_repeats(m, total, out, info, scratch):
+def no_repeats(m, out, info):
     """A decided digit is crossed off the entry's other cells."""
     n = m.shape[0]
     for i in range(n):
@@ -162,42 +94,7 @@ def no_repeats(m, total, out, info, scratch):
 
 
 @kernel
-def lone_square(m, total, out, info, scratch):
-    """The last open cell takes what the clue leaves; a full entry must add up."""
-    used, used_sum, n_open = decided_digits(m)
-    rest = total - used_sum
-    if n_open == 1:
-        for i in range(m.shape[0]):
-            if POPCOUNT[m[i]] != 1:
-                out[i] = m[i] & digit_range(rest, rest) & ~used
-                info[0], info[1], info[2] = i, rest, used_sum
-                return True
-    if n_open == 0 and rest != 0:
-        for i in range(m.shape[0]):
-            out[i] = 0
-        info[0], info[1], info[2] = -1, rest, used_sum
-        return True
-    return False
-
-
-@kernel
-def sum_digits(m, total, out, info, scratch, unique):
-    """Unique combination (``unique``) or cross reference: open cells keep the sum combinations' digits."""
-    used, used_sum, n_open = decided_digits(m)
-    if n_open < 2:
-        return False
-    n = sum_combinations(n_open, total - used_sum, used, scratch)
-    if (n == 1) != unique:
-        return False
-    union = np.int64(0)                 # not the literal 0: one compile of restrict_open
-    for j in range(n):
-        union |= scratch[j]
-    info[0], info[1], info[2], info[3] = union, n, total - used_sum, n_open
-    return restrict_open(m, union, out)
-
-
-@kernel
-def bounds(m, total, out, info, scratch):
+def bounds(m, total, out, info):
     """Minimax: a cell holds the clue less what the other cells can make, at least and at most."""
     n = m.shape[0]
     for i in range(n):
@@ -213,7 +110,8 @@ def bounds(m, total, out, info, scratch):
                 union |= m[j]
         least = max(least, MIN_SUM[union, n - 1])
         most = min(most, MAX_SUM[union, n - 1])
-        keep = m[i] & digit_range(total - most, total - least)
+        low, high = max(total - most, 1), min(total - least, 9)     # the digits low..high
+        keep = m[i] & ((1 << high) - 1) & ~((1 << (low - 1)) - 1) if low <= high else 0
         if keep != m[i]:
             out[i] = keep
             info[0], info[1], info[2] = i, least, most
@@ -222,13 +120,8 @@ def bounds(m, total, out, info, scratch):
 
 
 @kernel
-def complement(m, total, out, info, scratch):
-    """Two open cells: a digit in one needs what the clue leaves in the other."""
-    used, used_sum, n_open = decided_digits(m)
-    if n_open != 2:
-        return False
-    cells, _ = open_cells(m)
-    rest = total - used_sum
+def complement(m, out, info, cells, used, rest):
+    """Two open cells (``cells[:2]``): a digit in one needs what the clue leaves in the other."""
     changed = False
     for j in range(2):
         here, there = m[cells[j]], m[cells[1 - j]]
@@ -246,27 +139,8 @@ def complement(m, total, out, info, scratch):
 
 
 @kernel
-def fitting(m, total, scratch):
-    """``(n_sum, fit, union, required)``: the sum combinations (in ``scratch``), those
-    that fit (one bit each), and the digits some and every fitting one holds."""
-    used, used_sum, n_open = decided_digits(m)
-    n_sum = sum_combinations(n_open, total - used_sum, used, scratch)
-    fit = fitting_combinations(m, scratch, n_sum)
-    union = 0
-    required = 0x1FF if fit else 0
-    for j in range(n_sum):
-        if (fit >> j) & 1:
-            union |= scratch[j]
-            required &= scratch[j]
-    return n_sum, fit, union, required
-
-
-@kernel
-def required_digit(m, total, out, info, scratch):
+def required_digit(m, out, info, fit, required):
     """A digit every fitting combination needs, with one open cell left for it, goes there."""
-    if decided_digits(m)[2] < 2:
-        return False
-    n_sum, fit, _, required = fitting(m, total, scratch)
     for d in range(9):
         if not (required >> d) & 1:
             continue
@@ -284,23 +158,9 @@ def required_digit(m, total, out, info, scratch):
 
 
 @kernel
-def open_cells(m):
-    """``(open, n)``: the indices of the open cells in ``open[:n]``."""
-    cells = np.empty(m.shape[0], np.int64)
-    n = 0
-    for i in range(m.shape[0]):
-        if POPCOUNT[m[i]] != 1:
-            cells[n] = i
-            n += 1
-    return cells, n
-
-
-@kernel
-def naked_subset(m, total, out, info, scratch, size):
-    """``size`` open cells holding only ``size`` digits between them: the other cells lose those."""
-    cells, n = open_cells(m)
-    if n <= size:
-        return False
+def naked_subset(m, out, info, cells, n, size):
+    """``size`` of the ``n`` open cells ``cells[:n]`` holding only ``size`` digits between
+    them: the other cells lose those."""
     for chosen in range(1 << n):
         if POPCOUNT[chosen] != size:
             continue
@@ -325,11 +185,8 @@ def naked_subset(m, total, out, info, scratch, size):
 
 
 @kernel
-def hidden_subset(m, total, out, info, scratch, size):
+def hidden_subset(m, out, info, fit, required, size):
     """``size`` required digits with only ``size`` open cells for them: those cells hold nothing else."""
-    if decided_digits(m)[2] <= size:
-        return False
-    n_sum, fit, _, required = fitting(m, total, scratch)
     if POPCOUNT[required] < size:
         return False
     digits = required
@@ -353,25 +210,10 @@ def hidden_subset(m, total, out, info, scratch, size):
 
 
 @kernel
-def combination_elimination(m, total, out, info, scratch):
-    """Sum combinations that no longer fit the candidates are dropped; open cells keep the rest's digits."""
-    if decided_digits(m)[2] < 2:
-        return False
-    n_sum, fit, union, _ = fitting(m, total, scratch)
-    if fit == (1 << n_sum) - 1:
-        return False
-    info[0], info[1] = union, fit
-    return restrict_open(m, union, out)
-
-
-@kernel
-def combination_placement(m, total, out, info, scratch):
-    """An open cell keeps a digit only if a sum combination holding it can put its
-    other digits in the other open cells (each of them taking one, every digit a place)."""
-    used, used_sum, n_open = decided_digits(m)
-    if n_open < 3:
-        return False
-    n_sum = sum_combinations(n_open, total - used_sum, used, scratch)
+def combination_placement(m, out, combos, n_sum):
+    """An open cell keeps a digit only if a sum combination (of ``combos[:n_sum]``) holding
+    it can put its other digits in the other open cells (each of them taking one, every
+    digit a place)."""
     changed = False
     for i in range(m.shape[0]):
         if POPCOUNT[m[i]] == 1:
@@ -384,9 +226,9 @@ def combination_placement(m, total, out, info, scratch):
         for c in range(n_sum):
             for d in range(9):
                 bit = 1 << d
-                if not (scratch[c] & m[i] & bit) or keep & bit:
+                if not (combos[c] & m[i] & bit) or keep & bit:
                     continue
-                others = scratch[c] & ~bit
+                others = combos[c] & ~bit
                 if others & ~union:
                     continue
                 fits = True
@@ -399,22 +241,17 @@ def combination_placement(m, total, out, info, scratch):
         if keep != m[i]:
             out[i] = keep
             changed = True
-    info[0], info[1] = total - used_sum, n_open
     return changed
 
 
 @kernel
-def joint_possibilities(m, total, out, info, scratch):
-    """The essay's table step: open cells keep the digits some full filling of the entry puts there.
+def joint_possibilities(m, out, info, cells, n, used, rest):
+    """The essay's table step: the ``n`` open cells ``cells[:n]`` keep the digits some full
+    filling of the entry puts there.
 
     Enumerates the fillings of the open cells depth first (the last digit is
     what the clue leaves) and stops early once every candidate is seen used.
     """
-    used, used_sum, n = decided_digits(m)
-    if n < 2:
-        return False
-    cells, _ = open_cells(m)
-    rest = total - used_sum
     least = np.zeros(n + 1, np.int64)       # what cells j.. make at least and at most
     most = np.zeros(n + 1, np.int64)
     need = 0
@@ -479,60 +316,119 @@ def joint_possibilities(m, total, out, info, scratch):
 def try_technique(t, m, total, out, info, scratch):
     """Apply technique ``t`` to one entry: True, with ``out`` and ``info`` set, if it made progress.
 
-    ``out`` must hold a copy of ``m``; only the cells that change are written.
+    ``out`` must hold a copy of ``m``; only the cells that change are written. What the
+    techniques but no repeats and bounds start from is worked out here, once: the
+    decided digits (``used``), the open cells, the clue's ``rest``, then, where a
+    technique needs them, the sum combinations and those that fit (``scratch`` holds
+    them). Lone square, and the techniques that keep the digits of some sum combinations
+    in the open cells (unique combination, cross reference, combination elimination),
+    are done here too.
     """
     if t == NO_REPEATS:
-        return no_repeats(m, total, out, info, scratch)
-    if t == LONE_SQUARE:
-        return lone_square(m, total, out, info, scratch)
-    if t == UNIQUE_COMBINATION or t == CROSS_REFERENCE:     # one compile, not one per flag
-        return sum_digits(m, total, out, info, scratch, t == UNIQUE_COMBINATION)
+        return no_repeats(m, out, info)
     if t == BOUNDS:
-        return bounds(m, total, out, info, scratch)
-    if t == COMPLEMENT:
-        return complement(m, total, out, info, scratch)
-    if t == REQUIRED_DIGIT:
-        return required_digit(m, total, out, info, scratch)
-    if t == NAKED_PAIR or t == NAKED_TRIPLE:
-        return naked_subset(m, total, out, info, scratch, 2 if t == NAKED_PAIR else 3)
-    if t == HIDDEN_PAIR or t == HIDDEN_TRIPLE:
-        return hidden_subset(m, total, out, info, scratch, 2 if t == HIDDEN_PAIR else 3)
-    if t == COMBINATION_ELIMINATION:
-        return combination_elimination(m, total, out, info, scratch)
-    if t == COMBINATION_PLACEMENT:
-        return combination_placement(m, total, out, info, scratch)
-    if t == JOINT_POSSIBILITIES:
-        changed = joint_possibilities(m, total, out, info, scratch)
-        if changed:                            # the early stop returns False: compare anyway
-            changed = False
+        return bounds(m, total, out, info)
+    # the decided digits, and the open cells in scratch[:n_open]
+    cells = scratch[:COMBOS_FROM]
+    used = 0
+    used_sum = 0
+    n_open = 0
+    for i in range(m.shape[0]):
+        if POPCOUNT[m[i]] == 1:
+            used |= m[i]
+            used_sum += LOWEST_DIGIT[m[i]]
+        else:
+            cells[n_open] = i
+            n_open += 1
+    rest = total - used_sum
+    if t == LONE_SQUARE:                    # the last open cell takes what the clue leaves
+        if n_open == 1:
+            i = cells[0]
+            out[i] = m[i] & (1 << (rest - 1) if 1 <= rest <= 9 else 0) & ~used
+            info[0], info[1], info[2] = i, rest, used_sum
+            return True
+        if n_open == 0 and rest != 0:       # a full entry must add up
             for i in range(m.shape[0]):
-                if out[i] != m[i]:
-                    changed = True
-        return changed
-    return False
+                out[i] = 0
+            info[0], info[1], info[2] = -1, rest, used_sum
+            return True
+        return False
+    if t == COMPLEMENT:
+        return n_open == 2 and complement(m, out, info, cells, used, rest)
+    if t == NAKED_PAIR or t == NAKED_TRIPLE:
+        size = 2 if t == NAKED_PAIR else 3
+        return n_open > size and naked_subset(m, out, info, cells, n_open, size)
+    if t == JOINT_POSSIBILITIES:
+        if n_open < 2 or not joint_possibilities(m, out, info, cells, n_open, used, rest):
+            return False
+        for i in range(m.shape[0]):             # the early stop returns False: compare anyway
+            if out[i] != m[i]:
+                return True
+        return False
+    if n_open < 2:
+        return False
+    # the sum combinations, lexicographic, in combos[:n_sum]
+    combos = scratch[COMBOS_FROM:]
+    n_sum = 0
+    if 0 <= rest <= MAX_TOTAL:
+        group = n_open * (MAX_TOTAL + 1) + rest
+        for j in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
+            if COMBO_BITS[j] & used == 0:
+                combos[n_sum] = COMBO_BITS[j]
+                n_sum += 1
+    if t == COMBINATION_PLACEMENT:
+        if n_open < 3:
+            return False
+        info[0], info[1] = rest, n_open
+        return combination_placement(m, out, combos, n_sum)
+    union = 0                               # the digits the open cells may keep
+    if t == UNIQUE_COMBINATION or t == CROSS_REFERENCE:
+        if (n_sum == 1) != (t == UNIQUE_COMBINATION):
+            return False
+        for j in range(n_sum):
+            union |= combos[j]
+        info[0], info[1], info[2], info[3] = union, n_sum, rest, n_open
+    else:
+        # the fitting combinations (bit j for combos[j]): each open cell can take a digit
+        # of one, and its every digit some open cell can take; ``required`` is in them all
+        reach = 0
+        for q in range(n_open):
+            reach |= m[cells[q]]
+        fit = 0
+        for j in range(n_sum):
+            c = combos[j]
+            if c & ~reach:
+                continue
+            fits = True
+            for q in range(n_open):
+                if m[cells[q]] & c == 0:
+                    fits = False
+                    break
+            if fits:
+                fit |= 1 << j
+        required = 0x1FF if fit else 0
+        for j in range(n_sum):
+            if (fit >> j) & 1:
+                union |= combos[j]
+                required &= combos[j]
+        if t == REQUIRED_DIGIT:
+            return required_digit(m, out, info, fit, required)
+        if t == HIDDEN_PAIR or t == HIDDEN_TRIPLE:
+            size = 2 if t == HIDDEN_PAIR else 3
+            return n_open > size and hidden_subset(m, out, info, fit, required, size)
+        if t != COMBINATION_ELIMINATION or fit == (1 << n_sum) - 1:
+            return False
+        info[0], info[1] = union, fit       # combination elimination: the others dropped
+    changed = False                         # the open cells keep only ``union``
+    for q in range(n_open):
+        i = cells[q]
+        if m[i] & ~union:
+            out[i] = m[i] & union
+            changed = True
+    return changed
 
 
 # -- the ladder -----------------------------------------------------------------
-
-@kernel
-def push_touched(stack, size, touched, n):
-    """Push the entries ``touched[:n]`` (ascending) on every technique's stack, so that
-    the lowest pops first; returns the stack, grown when full."""
-    fullest = 0
-    for t in range(size.shape[0]):
-        fullest = max(fullest, size[t])
-    if fullest + n > stack.shape[1]:
-        bigger = np.empty((stack.shape[0], 2 * stack.shape[1] + n), np.int64)
-        for t in range(stack.shape[0]):
-            for i in range(stack.shape[1]):
-                bigger[t, i] = stack[t, i]
-        stack = bigger
-    for t in range(stack.shape[0]):
-        for i in range(n - 1, -1, -1):
-            stack[t, size[t]] = touched[i]
-            size[t] += 1
-    return stack
-
 
 #: The types ``explain`` calls ``climb`` with (see ``ahead``).
 CLIMB_TYPES = (types.UniTuple(INTS, 5), INTS, INT, INT, INT, INT)
@@ -582,17 +478,16 @@ def climb(runs, mask, max_steps, top, changed_var, deadline):
     stack = np.empty((max(top, 1), E + 64), np.int64)
     size = np.zeros(max(top, 1), np.int64)
     touched = np.zeros(E + 1, np.int64)
-    n_touched = np.int64(0)                 # not the literal 0: one compile of push_touched
+    n_touched = 0
     if changed_var < 0:
         for k in range(E):                  # every entry, the lowest on top
             touched[k] = k
-        n_touched = np.int64(E)
+        n_touched = E
     else:
         for q in range(var_eoff[changed_var], var_eoff[changed_var + 1]):
             touched[n_touched] = var_ent[q]
             n_touched += 1
         sort_ints(touched, np.int64(0), n_touched)
-    stack = push_touched(stack, size, touched, n_touched)
     m = np.zeros(9, np.int64)
     out = np.zeros(9, np.int64)
     facts = np.zeros(4, np.int64)
@@ -601,6 +496,21 @@ def climb(runs, mask, max_steps, top, changed_var, deadline):
     n_changes = 0
     status = STUCK
     while True:
+        # the entries touched[:n_touched] (ascending) go on every technique's stack, the
+        # lowest on top; the stacks grow when full
+        fullest = 0
+        for t in range(size.shape[0]):
+            fullest = max(fullest, size[t])
+        if fullest + n_touched > stack.shape[1]:
+            bigger = np.empty((stack.shape[0], 2 * stack.shape[1] + n_touched), np.int64)
+            for t in range(stack.shape[0]):
+                for i in range(stack.shape[1]):
+                    bigger[t, i] = stack[t, i]
+            stack = bigger
+        for t in range(stack.shape[0]):
+            for i in range(n_touched - 1, -1, -1):
+                stack[t, size[t]] = touched[i]
+                size[t] += 1
         if n_steps == max_steps:
             status = PAUSED
             break
@@ -641,7 +551,7 @@ def climb(runs, mask, max_steps, top, changed_var, deadline):
         for i in range(4):
             info[n_steps, i] = facts[i]
         emptied = False
-        n_touched = np.int64(0)
+        n_touched = 0
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
             if out[p] == m[p]:
@@ -660,7 +570,6 @@ def climb(runs, mask, max_steps, top, changed_var, deadline):
                     touched[n_touched] = j
                     n_touched += 1
         sort_ints(touched, np.int64(0), n_touched)
-        stack = push_touched(stack, size, touched, n_touched)
         n_steps += 1
         change_off[n_steps] = n_changes
         if emptied:

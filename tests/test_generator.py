@@ -61,7 +61,7 @@ def test_a_requested_grade_is_the_grade_the_puzzle_gets(size, label, seed):
 
 @pytest.mark.parametrize("label", ["easy", "medium", "hard", "expert"])
 def test_the_steer_score_is_the_grades_score(label, monkeypatch):
-    # grade_cost's score (ladder_score of the ladder's steps) agrees with kn.grade (an
+    # grade_cost's score (of the ladder's steps, their level and effort) agrees with kn.grade (an
     # expert puzzle as the steer leaves it, before changes that take it past the ladder)
     monkeypatch.setattr(importlib.import_module("kakuro_np.generator"), "BEYOND_TRIES", 0)
     p = kn.generate(10, 10, grade=label, seed=11)

@@ -1,6 +1,5 @@
 """kakuro_np.grading: a puzzle's score and label, from the techniques its solve needs."""
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,7 +9,7 @@ from conftest import PUZZLES, SAMPLES, examples
 from kakuro_np.grading import (BANDS, CHAIN_LEVEL, FANOUT_LEVEL, HALF_EFFORT, HALF_FANOUTS,
                                HALF_LINKS, LABEL_TOP, LABELS, LEVELS, MAX_FANOUTS,
                                TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, WEIGHTS, Grade, count_fanouts,
-                               counted_solutions, ladder_score, logic_score)
+                               counted_solutions, logic_score)
 from kakuro_np.techniques import NAMES
 from strategies import filled_puzzles
 
@@ -106,15 +105,6 @@ def test_a_logic_score_rises_with_the_effort_and_stays_in_its_levels_ten(level, 
     low, high = sorted((a, b))
     s_low, s_high = logic_score(level, low), logic_score(level, high)
     assert 10 * level <= s_low <= s_high <= 10 * level + 9.9
-
-
-@settings(max_examples=examples(100))
-@given(st.lists(st.integers(0, len(NAMES) - 1), max_size=60))
-def test_the_ladder_score_of_steps_is_the_logic_score_of_their_hardest_and_effort(steps):
-    technique = np.array(steps, np.int64)
-    level = max((LEVELS[NAMES[t]] for t in steps), default=0)
-    effort = sum(WEIGHTS[LEVELS[NAMES[t]]] for t in steps)
-    assert ladder_score(technique) == pytest.approx(logic_score(level, float(effort)))
 
 
 def test_fanout_scores_start_above_every_logic_score():
