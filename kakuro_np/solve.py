@@ -114,7 +114,6 @@ def kakuro(grid: PuzzleLike, limit: int | None = None, *, order: str = "essay",
                                   max_bytes if limit is None else None)
         if answer is not None:
             return answer[0]
-    ahead.ready(("model", walk), deadline)      # with a deadline, compiled in it, in helpers
     m = model(puzzle, max_rows, deadline)       # stages 1-3: entries -> jposs -> force
     if m.status != OK or cap == 0:
         return np.zeros((0, *puzzle.shape), np.int8)
@@ -189,6 +188,7 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
     with timed turns, and on a big open grid may take longer than a hunt in any order:
     hence its time limit.
     """
+    ahead.ready(("search",), deadline)      # with a deadline, compiled within it by a helper
     checks = None                           # checks only once it thrashes
     while True:
         root = m.root()
@@ -288,7 +288,6 @@ def count(grid: PuzzleLike, limit: int | None = None, *, timeout: float | None =
                                   max_rows)
         if answer is not None:
             return len(answer[0])
-    ahead.ready(("model",) + count_kernels(cap), deadline)   # compiled within the deadline
     m = model(puzzle, max_rows, deadline)
     if m.status != OK or cap == 0:
         return 0

@@ -102,8 +102,18 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
     return len(masks), LOWEST_DIGIT[masks]         # a one-digit mask's digit
 
 
+def compiling_meanwhile(name: str) -> bool:
+    """Whether a helper compiles ``name`` now, started here when it is not in the cache:
+    a first run's count up to a limit hunts on meanwhile instead of waiting (its answer,
+    a number, is the same)."""
+    if ahead.cached(name):
+        return False
+    ahead.start(name)
+    return ahead.compiling(name)
+
+
 def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True,
-             after_check=False):
+             after_check=False, meanwhile=False):
     """The answer of the first turn that gives one, in rounds of turns that grow.
 
     Each round is a turn of ``hunt(turn, weight)`` (the hunt in any order; its
@@ -119,7 +129,8 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
     count and learning turns, and the essay's walk is to start from the
     solution) the first round is the hunt's alone and learning starts a round
     later: the walk goes faster from a hunt's solution than from clause
-    learning's (see bench/HISTORY.md).
+    learning's (see bench/HISTORY.md). With ``meanwhile``, learning waits for no
+    helper: its turns start once its kernels are compiled (``compiling_meanwhile``).
 
     Examples
     --------
@@ -151,7 +162,8 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
             answer = hunt(turn, weight)
             if answer is not None:
                 return answer
-            if turn > first_turn * (growth if after_check else 1):
+            if turn > first_turn * (growth if after_check else 1) and (
+                    learner is not None or not (meanwhile and compiling_meanwhile("learn"))):
                 learner = learner or Learner(m, cap, deadline)
                 if learner.turn(turn, deadline):
                     return learned(learner.found)
@@ -194,7 +206,7 @@ class Learner:
 
 
 def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
-                   race=None, stop=None, first_order=False):
+                   race=None, *, stop=None, first_order=False):
     """``count`` of a model, at most ``cap`` (exact when ``cap`` is NO_LIMIT): None past
     ``deadline``.
 
@@ -212,13 +224,14 @@ def count_in_turns(m, cap, deadline, turns=None, meter=None, memo=None,
     """
     held = [memo]
     try:
-        return _counted(m, cap, deadline, turns, meter, held, race, stop, first_order)
+        return _counted(m, cap, deadline, turns, meter, held, race, stop=stop,
+                        first_order=first_order)
     finally:
         if memo is None and held[0] is not None:
             give_back(held[0])
 
 
-def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
+def _counted(m, cap, deadline, turns, meter, memo, race, *, stop, first_order):
     """``count_in_turns``'s work; ``memo`` is a one-element list holding the memo of the
     count's turns, None until the first turn borrows one."""
     race = racing() if race is None else race
@@ -226,7 +239,8 @@ def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
     rank = [NO_RANKS]
     scope = np.arange(len(m.tab_off) - 1)   # every entry
     kernels = count_kernels(cap)
-    ahead.ready(kernels, deadline)          # the command line may compile them ahead
+    hunting = "hunt" in kernels
+    ahead.ready(kernels[:1], deadline)      # the first turn's: the count's at its turn
 
     def hunt(turn, weight):
         found, exhausted, hunted = any_solutions(m.root(), NO_ROWS, np.int64(cap), np.int64(turn),
@@ -236,6 +250,9 @@ def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
 
     def count_turn(turn, memo=memo, rank=rank, runner=stop, followed=True):
         if memo[0] is None:
+            if hunting and compiling_meanwhile("count"):
+                return None
+            ahead.ready(("count",), deadline)
             memo[0] = borrowed()
         while True:
             if runner is not None and runner.stopped:
@@ -286,7 +303,7 @@ def _counted(m, cap, deadline, turns, meter, memo, race, stop, first_order):
 
     exact = cap >= NO_LIMIT and not first_order
     answer = in_turns(m, cap, deadline, turns, hunt, exact_turn if exact else count_turn,
-                      len, hunting="hunt" in kernels)
+                      len, hunting=hunting, meanwhile=True)
     if not isinstance(answer, np.ndarray):  # the hunt's or the learning's
         return answer
     pieces = answer

@@ -31,6 +31,7 @@ import numpy as np
 from numba.core import types
 
 from ..combos import LOWEST_DIGIT
+from .core import ahead
 from .core.codes import CONTRADICTION, OK, OVER_BUDGET, THRASHING, TIMED_OUT, WALKED, WITNESSED
 from .core.jit import INT, NO_DEADLINE, copy_into, grow, kernel, monotonic_ns
 from .core.policy import CLOCK_AFTER, THRASH_NS
@@ -212,3 +213,13 @@ def walk_fanouts(root, most, deadline):
         if deadline != NO_DEADLINE and monotonic_ns() > deadline:
             return fanouts, solutions, TIMED_OUT
         at_node = emptied < 0
+
+
+# The compile groups of this module's kernels (``ahead``): the essay's search, the same
+# with the checks of a thrashing walk (whose parts compile first, in two helpers of their
+# own), and the fan-out count that grades a puzzle.
+ahead.declare("search", __name__, ((__name__, "search", "SEARCH_TYPES"),), after=("model",))
+ahead.declare("checks", __name__, ((__name__, "search", "checked_search_types"),),
+              after=("proof-checks", "hunt"))
+ahead.declare("fanouts", __name__, ((__name__, "walk_fanouts", "FANOUT_TYPES"),),
+              after=("search",))

@@ -15,7 +15,7 @@ Glossary
 ahead   : a name in ``KERNELS`` for the kernels one caller needs, in the order
           it calls them: where each lives and the argument types its caller
           passes (the ``*_TYPES`` tuples next to each kernel; a test holds them
-          equal to what the callers really pass).
+          equal to what the callers really pass), declared beside them (``declare``).
 helper  : ``python -m kakuro_np.engine.core.ahead NAME``, started by ``start(NAME)`` only when
           the kernel's cache index is missing; its output is dropped, and a
           helper that fails costs nothing but the time: the caller compiles.
@@ -30,8 +30,8 @@ ready   : a call with a time limit compiles nothing itself: ``ready(names,
           kernel's parent-death signal on Linux).
 compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
           (``kakuro-np compile``); a name waits for those ``AFTER`` names.
-declare : a module above the engine adds its own groups to ``KERNELS`` where it
-          defines their kernels (the climb of ``techniques``, the generator's).
+declare : each module that defines kernels adds its groups to ``KERNELS`` (the engine's
+          stages, the climb of ``techniques``, the generator's).
 
 Examples
 --------
@@ -51,30 +51,18 @@ import time
 from .jit import NO_DEADLINE
 
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
-#: returns them when they hold a type a kernel returns), ...).
+#: returns them when they hold a type a kernel returns), ...): filled by ``declare``, which
+#: each module that defines kernels calls for its own groups.
 KERNELS = {
     "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
               ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
-    "count": (("kakuro_np.engine.walk.counting", "count_split", "COUNT_TYPES"),
-              ("kakuro_np.engine.walk.counting", "knuth_estimates", "KNUTH_TYPES"),
-              ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
-    "search": (("kakuro_np.engine.search", "search", "SEARCH_TYPES"),),
-    "hunt": (("kakuro_np.engine.walk.anyorder", "any_solutions", "ANY_TYPES"),),
-    "proof-checks": (("kakuro_np.engine.proofs.checks", "sat_solve", "sat_solve_types"),),
-    "learn": (("kakuro_np.engine.proofs.cdcl", "sat_of_root", "SAT_OF_ROOT_TYPES"),
-              ("kakuro_np.engine.proofs.cdcl", "sat_solutions", "sat_solutions_types")),
-    "readback": (("kakuro_np.engine.walk.counting", "counted_solutions", "SOLUTIONS_TYPES"),),
-    "checks": (("kakuro_np.engine.search", "search", "checked_search_types"),),
-    "fanouts": (("kakuro_np.engine.search", "walk_fanouts", "FANOUT_TYPES"),),
     "many": (("kakuro_np.engine.model", "solved_by_force", "MANY_TYPES"),),
 }
-#: name -> the module above the engine that declared it (``declare``; the explanations'
-#: climb, the generator's groups): a helper imports it first.
-DECLARED_IN: dict[str, str] = {}
+#: name -> the module that declared it (``declare``): a helper imports it first.
+DECLARED_IN: dict[str, str] = {"model": "kakuro_np.engine.model", "many": "kakuro_np.engine.model"}
 #: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
 #: so that it loads those from the cache instead of compiling them twice at once.
-AFTER = {"search": ("model",), "many": ("model",), "fanouts": ("search",),
-         "readback": ("count",), "learn": ("proof-checks",), "checks": ("proof-checks", "hunt")}
+AFTER = {"many": ("model",)}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).
@@ -90,15 +78,32 @@ _CACHED: set[str] = set()
 
 
 def declare(name: str, module: str, kernels: tuple, after: tuple = ()) -> None:
-    """A group of kernels declared by the module above the engine that defines them
-    (``module``, its ``__name__``): ``kernels`` as ``KERNELS`` lists them, ``after`` the
-    groups whose kernels they call. The engine names no module above it: a helper is
-    told which module to import (``_helper``), and ``compile_all`` compiles the groups
-    of the modules imported so far."""
+    """A group of kernels declared by the module that defines them (``module``, its
+    ``__name__``): ``kernels`` as ``KERNELS`` lists them, ``after`` the groups whose
+    kernels they call. ``ahead`` names no module above the engine: a helper is told which
+    module to import (``_helper``), and ``compile_all`` compiles the groups of the modules
+    imported so far (a name asked for before its module was imported: see ``_declared``)."""
     KERNELS[name] = tuple(kernels)
     DECLARED_IN[name] = module
     if after:
         AFTER[name] = tuple(after)
+
+
+def _declared(name: str) -> tuple:
+    """``KERNELS[name]``; a name not declared yet has every module of the engine imported
+    first (each declares its groups where its kernels are defined). KeyError for a name
+    that no module declares."""
+    if name not in KERNELS:
+        _import_engine()
+    return KERNELS[name]
+
+
+def _import_engine() -> None:
+    """Import every module of the engine: each declares its groups (``declare``)."""
+    import pkgutil
+    engine = importlib.import_module("kakuro_np.engine")
+    for info in pkgutil.walk_packages(engine.__path__, "kakuro_np.engine."):
+        importlib.import_module(info.name)
 
 
 def when_waiting(say) -> None:
@@ -119,7 +124,7 @@ def _listed(name: str) -> list:
     """``[(kernel, argument types, or the function that gives them), ...]`` for ``name``, in
     call order, as ``KERNELS`` lists them."""
     found = []
-    for module, kernel, types in KERNELS[name]:
+    for module, kernel, types in _declared(name):
         mod = importlib.import_module(module)
         found.append((getattr(mod, kernel), getattr(mod, types)))
     return found
@@ -267,6 +272,13 @@ def wait(name: str) -> None:
         helper.wait()
 
 
+def compiling(name: str) -> bool:
+    """Whether a helper is compiling ``name`` now (then a caller with other work may do that
+    first: a count up to a limit hunts while the count compiles)."""
+    helper = _helpers.get(name)
+    return helper is not None and not _join(name, helper, 0.0)
+
+
 def _join(name: str, helper, seconds: float) -> bool:
     """Wait up to ``seconds`` for the helper compiling ``name``: True once it has ended.
 
@@ -315,12 +327,14 @@ def stop_all() -> None:
 
 
 def compile_all(jobs: int = 2, said=None) -> float:
-    """Compile every kernel of ``KERNELS`` not yet in the cache, ``jobs`` helpers at once;
+    """Compile every kernel of ``KERNELS`` not yet in the cache (the engine's groups, and
+    those of the modules above it imported so far), ``jobs`` helpers at once;
     ``said(name, seconds, done, total)`` after each. Returns the seconds it took.
 
     Raises RuntimeError naming the kernels whose helper failed.
     """
     started = time.monotonic()
+    _import_engine()                           # the engine's groups, all declared
     todo = [name for name in KERNELS if not cached(name)]
     total, done, failed, running = len(todo), 0, [], {}
     while todo or running:

@@ -66,6 +66,7 @@ from numba.core import types
 from numba.experimental import structref
 
 from ..walk.anyorder import luby
+from ..core import ahead
 from ..core.codes import SAT_NO, SAT_UNKNOWN, SAT_YES
 from ..force import start_state
 from ..core.jit import (INT, INTS, NO_DEADLINE, RecordType, by_reference, inline_kernel, kernel,
@@ -829,3 +830,9 @@ def sat_solutions(sat, mask, budget, deadline, keep):
         _add_static(sat, bar, V)
         found += 1
     return found, False
+
+
+# The compile group of clause learning taken in turns (``ahead``; ``turns.Learner``).
+ahead.declare("learn", __name__, ((__name__, "sat_of_root", "SAT_OF_ROOT_TYPES"),
+                                  (__name__, "sat_solutions", "sat_solutions_types")),
+              after=("proof-checks",))

@@ -29,7 +29,7 @@ from numba.experimental import structref
 
 from ..core.codes import CONTRADICTION, SAT_NO, SAT_UNKNOWN, SAT_YES, TIMED_OUT, WITNESSED
 from ..core.jit import INT, INTS, RecordType, by_reference, copy_into, kernel, monotonic_ns
-from ..core import policy
+from ..core import ahead, policy
 from ..core.policy import CHECK_SAT_NS, CHECK_TURN_GROWTH
 from ..core.state import Model, tables_model
 from ..force import start_state
@@ -192,3 +192,8 @@ def sat_solve_types():
     from numba import typeof
     _, tables, live = _pair_state()
     return (typeof(sat_of(tables, live.mask)), INTS, INTS, INT, INT, INTS)
+
+
+# The compile group of the checks' clause learning (``ahead``): compiled apart from the
+# checked search, which calls it (``search``'s "checks").
+ahead.declare("proof-checks", __name__, ((__name__, "sat_solve", "sat_solve_types"),))

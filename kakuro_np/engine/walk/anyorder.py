@@ -35,6 +35,7 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
+from ..core import ahead
 from ..core.codes import WALKED
 from ..force import pick_entry, start_state
 from ..core.jit import (FLOATS, INT, NO_DEADLINE, RecordType, by_reference, copy_into, kernel,
@@ -257,3 +258,7 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
     copy_into(nalive, root_alive)
     close_levels(trail, live, 0, False)
     return Hunted(found, exhausted, nodes)
+
+
+# The compile group of the hunt in any order (``ahead``).
+ahead.declare("hunt", __name__, ((__name__, "any_solutions", "ANY_TYPES"),))

@@ -31,6 +31,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ...combos import LOWEST_DIGIT, POPCOUNT
+from ..core import ahead
 from ..core.codes import COUNT_TIMED_OUT, MEMO_FULL, OUT_OF_NODES, WALKED
 from .dissect import LEAF
 from ..force import apply_row, list_lazy, pick_entry, propagate, start_state
@@ -801,3 +802,12 @@ def knuth_estimates(root, n_probes, seed):
             if propagate(tables, live, True) >= 0:
                 break
     return out
+
+
+# The compile groups of this module's kernels (``ahead``): counts, and a count whose
+# solutions are read back.
+ahead.declare("count", __name__, ((__name__, "count_split", "COUNT_TYPES"),
+                                  (__name__, "knuth_estimates", "KNUTH_TYPES"),
+                                  ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")))
+ahead.declare("readback", __name__, ((__name__, "counted_solutions", "SOLUTIONS_TYPES"),),
+              after=("count",))
