@@ -476,7 +476,7 @@ def cmd_check(args) -> int:
     from .checking import check
     from .generator import differences
     from .solve import kakuro, reduce
-    _compile_ahead("hunt", "count")
+    _compile_ahead("hunt", "readback", "learn")     # what "none, one, or two?" runs
 
     def one(i, path):
         puzzle = _load(path, args.format)
@@ -491,7 +491,7 @@ def cmd_check(args) -> int:
             else:
                 print(f"{_name(path)}: {found}")
             return code
-        n, limit = _check_count(puzzle, args.limit, args.timeout)
+        n, limit, two = _check_count(puzzle, args.limit, args.timeout)
         reason = ""
         if n == 0:
             reason = reduce(puzzle, timeout=args.timeout).reason
@@ -501,7 +501,9 @@ def cmd_check(args) -> int:
             verdict, code = "unique", EXIT_OK
         else:
             many = f"at least {n:,}" if n == limit else f"{n:,}"
-            diff = differences(puzzle, kakuro(puzzle, limit=2, order="any", timeout=args.timeout))
+            if two is None:
+                two = kakuro(puzzle, limit=2, order="any", timeout=args.timeout)
+            diff = differences(puzzle, two)
             verdict, code = (f"multiple ({many} solutions; two differ at "
                              f"{_cells(diff)})"), EXIT_MULTIPLE
         if args.json:
@@ -517,19 +519,22 @@ def cmd_check(args) -> int:
 
 
 def _check_count(puzzle, limit, timeout) -> tuple:
-    """``(n, limit)``: the solutions ``check`` counts, at most ``limit``. Without a limit,
-    "none, one, or two or more" first, then, for at most CHECK_MORE_S, up to CHECK_CAP;
-    ``limit`` is then the count that was reached (``n == limit``: at least ``n``)."""
+    """``(n, limit, two)``: the solutions ``check`` counts, at most ``limit``, and two of them
+    when it found them (else None). Without a limit, "none, one, or two or more" first, by
+    two solutions in any order (``kakuro(limit=2, order="any")``: fewer are all there
+    are), then, for at most CHECK_MORE_S, a count up to CHECK_CAP; ``limit`` is then the
+    count that was reached (``n == limit``: at least ``n``)."""
+    from .solve import kakuro
     if limit is not None:
-        return _counting(puzzle, limit, timeout), limit
-    n = _counting(puzzle, 2, timeout)
-    if n < 2:
-        return n, 2
+        return _counting(puzzle, limit, timeout), limit, None
+    two = kakuro(puzzle, limit=2, order="any", timeout=timeout)
+    if len(two) < 2:
+        return len(two), 2, two
     try:
         return _counting(puzzle, CHECK_CAP, CHECK_MORE_S if timeout is None else
-                         min(timeout, CHECK_MORE_S)), CHECK_CAP
+                         min(timeout, CHECK_MORE_S)), CHECK_CAP, two
     except SolveTimeout:                            # a big grid: "two or more" it is
-        return n, 2
+        return 2, 2, two
 
 
 def cmd_explain(args) -> int:

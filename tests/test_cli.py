@@ -607,9 +607,12 @@ def test_generate_refuses_bad_requests_in_one_line(args, words):
 
 
 def test_check_without_a_limit_counts_past_two_for_a_short_while(monkeypatch):
-    """Without --limit, ``check`` asks "two or more?" first, then counts towards CHECK_CAP for
-    at most CHECK_MORE_S: a grid too big to count that far in time is "at least 2"."""
-    asked = []
+    """Without --limit, ``check`` asks "two or more?" first, by two solutions in any order
+    (shown when they differ), then counts towards CHECK_CAP for at most CHECK_MORE_S: a grid
+    too big to count that far in time is "at least 2"."""
+    asked, found = [], []
+    from kakuro_np import solve
+    real, k3 = solve.kakuro, kn.read(PUZZLES / "k3.txt")     # 40 solutions
 
     def counting(puzzle, limit, timeout, scheduler=None):
         asked.append((limit, timeout))
@@ -617,12 +620,20 @@ def test_check_without_a_limit_counts_past_two_for_a_short_while(monkeypatch):
             raise kn.SolveTimeout("too many to count in time")
         return limit
 
+    def kakuro(puzzle, limit=None, order="essay", timeout=None):
+        found.append((limit, order, timeout))
+        return real(puzzle, limit=limit, order=order, timeout=timeout)
+
     monkeypatch.setattr(cli, "_counting", counting)
-    assert cli._check_count(None, None, None) == (2, 2)
-    assert asked == [(2, None), (cli.CHECK_CAP, cli.CHECK_MORE_S)]
+    monkeypatch.setattr(solve, "kakuro", kakuro)
+    n, limit, two = cli._check_count(k3, None, None)
+    assert (n, limit, len(two)) == (2, 2, 2) and not np.array_equal(two[0], two[1])
+    assert found == [(2, "any", None)] and asked == [(cli.CHECK_CAP, cli.CHECK_MORE_S)]
     asked.clear()
-    assert cli._check_count(None, None, 0.5) == (2, 2) and asked[1] == (cli.CHECK_CAP, 0.5)
-    assert cli._check_count(None, 7, None) == (7, 7)          # --limit counts as asked
+    assert cli._check_count(k3, None, 0.5)[:2] == (2, 2) and asked == [(cli.CHECK_CAP, 0.5)]
+    assert cli._check_count(k3, 7, None) == (7, 7, None)       # --limit counts as asked
+    one = cli._check_count(kn.read(PUZZLES / "k2.txt"), None, None)
+    assert one[:2] == (1, 2) and len(one[2]) == 1               # fewer than two: all of them
 
 
 def test_a_file_of_one_unclued_blank_cell_is_refused_naming_it(tmp_path):
