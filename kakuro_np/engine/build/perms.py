@@ -3,7 +3,7 @@
 A run whose clue has one combination of digits (every run of 9 cells: 45; of
 8: 36-44; a few shorter ones) has as table every ordering of that digit set
 that the cells' masks allow, and nothing else: the model's tables are every
-row that fits its masks (``force.build_forced_tables``), and a node's live rows
+row that fits its masks (``jposs.build_tables``), and a node's live rows
 are those that fit the node's masks (``split``: a node is its masks). On big
 open grids these tables hold most rows, and filtering them by a scan or an index
 costs most of a node. With the masks alone:

@@ -539,32 +539,8 @@ def grow(a, n):
     return b
 
 
-@kernel
-def grow_unset(a, n):
-    """Like ``grow``, but the new items are not set.
-
-    Memory not yet written is not resident, so an array grown ahead of need
-    costs only what is used.
-    """
-    b = np.empty((n,) + a.shape[1:], a.dtype)
-    copy_into(b.reshape(b.size), a.reshape(a.size))
-    return b
-
-
 #: Shell sort's gaps (Ciura's), largest first; past the largest, gaps grow by 9/4.
 _GAPS = np.array([701, 301, 132, 57, 23, 10, 4, 1], np.int64)
-
-
-@kernel
-def _gap_pass(a, lo, hi, gap):
-    """Insertion sort of each ``gap``-strided run of ``a[lo:hi]``."""
-    for i in range(lo + gap, hi):
-        x = a[i]
-        j = i
-        while j >= lo + gap and a[j - gap] > x:
-            a[j] = a[j - gap]
-            j -= gap
-        a[j] = x
 
 
 @kernel
@@ -578,12 +554,22 @@ def sort_ints(a, lo, hi):
     gap = _GAPS[0]
     while gap * 9 // 4 < n:
         gap = gap * 9 // 4
-    while gap > _GAPS[0]:               # the extended gaps, largest first
-        _gap_pass(a, lo, hi, gap)
-        gap = gap * 4 // 9
-    for g in range(_GAPS.shape[0]):
-        if _GAPS[g] < n:
-            _gap_pass(a, lo, hi, _GAPS[g])
+    g = 0
+    while g < _GAPS.shape[0]:           # the extended gaps, largest first, then Ciura's
+        if gap <= _GAPS[0]:
+            gap = _GAPS[g]
+            g += 1
+            if gap >= n:
+                continue
+        for i in range(lo + gap, hi):   # insertion sort of each gap-strided run
+            x = a[i]
+            j = i
+            while j >= lo + gap and a[j - gap] > x:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = x
+        if gap > _GAPS[0]:
+            gap = gap * 4 // 9
 
 
 def deadline_ns(timeout) -> int:

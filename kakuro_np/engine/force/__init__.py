@@ -5,7 +5,6 @@ Modules
 index     : the big tables' rows by position and digit.
 filters   : one entry's rows against its cells' masks.
 propagate : filtering until nothing changes; the walks' start.
-tables    : the tables at the fixpoint, written once from its masks (the model's path).
 moves     : a walk's moves on a node (pick an entry, apply a row or a digit).
 
 Glossary
@@ -37,11 +36,10 @@ from .filters import list_lazy
 from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .moves import apply_digit, apply_row, live_rows, pick_entry
 from .propagate import force_fixpoint, force_round, propagate, start_indexed, start_state
-from .tables import build_forced_tables
 
-__all__ = ["INDEX_MAX_ENTRIES", "INDEX_MIN", "apply_digit", "apply_row", "build_forced_tables",
-           "build_index", "force", "force_fixpoint", "list_lazy", "live_rows", "pack_tables",
-           "pick_entry", "propagate", "start_indexed", "start_state"]
+__all__ = ["INDEX_MAX_ENTRIES", "INDEX_MIN", "apply_digit", "apply_row", "build_index", "force",
+           "force_fixpoint", "list_lazy", "live_rows", "pack_tables", "pick_entry", "propagate",
+           "start_indexed", "start_state"]
 
 
 def pack_tables(cells, tables):

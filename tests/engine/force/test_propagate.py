@@ -280,8 +280,8 @@ def essay_tables(m):
     """The essay's jposs tables of model ``m``'s entries, from its givens."""
     g = m.puzzle.given.ravel()[m.var_cell].astype(np.int64)
     mask = np.where(g > 0, 1 << np.maximum(g - 1, 0), 0x1FF).astype(np.int64)
-    rows, tab_off, _ = build_tables(m.ent_off, m.ent_var, m.ent_sum, mask, np.int64(2**62),
-                                    np.int64(NO_DEADLINE))
+    rows, tab_off, _, _ = build_tables(m.ent_off, m.ent_var, m.ent_sum, mask, np.int64(2**62),
+                                       np.int64(NO_DEADLINE), False)
     return rows, tab_off
 
 
