@@ -321,44 +321,61 @@ def jposs(cells: Sequence[np.ndarray], sums: Sequence[int] | np.ndarray) -> list
 
 
 @kernel
-def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
-    """Combination-level narrowing of entry ``k``: ``out[p]`` gets cell ``p``'s new candidates.
+def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
+    """Narrow ``mask`` in place by each entry's combinations until nothing changes (the
+    entries in a queue, first in, first out).
 
-    A combination of the entry's sum is kept when it holds every digit forced
-    in the entry, uses only digits some cell allows and meets every cell's
-    candidates. Each cell keeps the digits of the kept combinations (less the
-    digits forced elsewhere in the entry). Returns False when a cell is left empty.
+    A combination of an entry's sum is kept when it holds every digit forced in the
+    entry, uses only digits some cell allows and meets every cell's candidates. Each
+    cell keeps the digits of the kept combinations (less the digits forced elsewhere in
+    the entry). Returns -1, or the entry found impossible (a cell left empty).
     """
-    a = ent_off[k]
-    L = ent_off[k + 1] - a
-    union = 0
-    forced = 0
-    for p in range(L):
-        m = mask[ent_var[a + p]]
-        if m == 0 or (POPCOUNT[m] == 1 and forced & m):
-            return False
-        union |= m
-        if POPCOUNT[m] == 1:
-            forced |= m
-        out[p] = 0
-    group = L * (MAX_TOTAL + 1) + ent_sum[k]
-    for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
-        c = COMBO_BITS[i]
-        if c & forced != forced or c & ~union:
-            continue
-        fits = True
+    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
+    ent_sum, mask = borrow(ent_sum), borrow(mask)
+    var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
+    queue, inq, qstate = new_queue(ent_sum.shape[0])
+    out = np.zeros(9, np.int64)                 # each cell's new candidates
+    for k in range(ent_sum.shape[0]):
+        enqueue(queue, inq, qstate, k)
+    while qstate[1] > 0:
+        k = dequeue(queue, inq, qstate)
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        union = 0
+        forced = 0
         for p in range(L):
-            if not mask[ent_var[a + p]] & c:
-                fits = False
-                break
-        if fits:
+            m = mask[ent_var[a + p]]
+            if m == 0 or (POPCOUNT[m] == 1 and forced & m):
+                return k
+            union |= m
+            if POPCOUNT[m] == 1:
+                forced |= m
+            out[p] = 0
+        group = L * (MAX_TOTAL + 1) + ent_sum[k]
+        for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
+            c = COMBO_BITS[i]
+            if c & forced != forced or c & ~union:
+                continue
+            fits = True
             for p in range(L):
-                m = mask[ent_var[a + p]]
-                out[p] |= m & c if POPCOUNT[m] == 1 else m & c & ~forced
-    for p in range(L):
-        if out[p] == 0:
-            return False
-    return True
+                if not mask[ent_var[a + p]] & c:
+                    fits = False
+                    break
+            if fits:
+                for p in range(L):
+                    m = mask[ent_var[a + p]]
+                    out[p] |= m & c if POPCOUNT[m] == 1 else m & c & ~forced
+        for p in range(L):
+            if out[p] == 0:
+                return k
+        for p in range(L):
+            v = ent_var[a + p]
+            if out[p] != mask[v]:
+                mask[v] = out[p]
+                for q in range(var_eoff[v], var_eoff[v + 1]):   # its other entries
+                    if var_ent[q] != k:
+                        enqueue(queue, inq, qstate, var_ent[q])
+    return -1
 
 
 def _subset_words():
@@ -602,38 +619,21 @@ def support_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline):
     return support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
                           (short, in_short, short_state, long, in_long, long_state,
                            np.zeros(9, np.int64), np.zeros(SUPPORT_SCRATCH, np.int64),
-                           np.zeros((10, 8), np.uint64), False))
-
-
-@kernel
-def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
-    """Narrow ``mask`` in place by ``narrow_entry`` (each entry's combinations) until
-    nothing changes, the entries in one queue.
-
-    Returns -1, or the entry found impossible.
-    """
-    queue, inq, qstate = new_queue(ent_sum.shape[0])
-    return support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
-                          np.int64(NO_DEADLINE),
-                          (queue, inq, qstate, queue, inq, qstate, np.zeros(9, np.int64),
-                           np.zeros(0, np.int64), np.zeros((0, 8), np.uint64), True))
+                           np.zeros((10, 8), np.uint64)))
 
 
 @kernel
 def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline, work):
-    """The loop of ``support_masks`` and ``narrow_masks``: narrow the masks entry by entry
-    until nothing changes. ``work`` is ``(short, in_short, short_state, long, in_long,
-    long_state, out, scratch, layers, combos)``: two (empty) queues, a row of 9,
-    ``entry_support``'s scratch, and True to narrow by ``narrow_entry`` instead. Entries
-    of up to three cells go first: they are the cheapest, and what they narrow makes the
-    longer ones cheap (``narrow_masks`` gives one queue twice: first in, first out)."""
+    """``support_masks`` with its two (empty) queues, a row of 9 and ``entry_support``'s
+    scratch: ``work`` is ``(short, in_short, short_state, long, in_long, long_state, out,
+    scratch, layers)``. Entries of up to three cells go first: they are the cheapest, and
+    what they narrow makes the longer ones cheap."""
     ent_off, ent_var = borrow(ent_off), borrow(ent_var)
     ent_sum, mask = borrow(ent_sum), borrow(mask)
     var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
     short, in_short, short_state = borrow(work[0]), borrow(work[1]), borrow(work[2])
     long, in_long, long_state = borrow(work[3]), borrow(work[4]), borrow(work[5])
     out, scratch, layers = borrow(work[6]), borrow(work[7]), borrow(work[8])
-    combos = work[9]
     for k in range(ent_sum.shape[0]):
         if ent_off[k + 1] - ent_off[k] <= 3:
             enqueue(short, in_short, short_state, k)
@@ -648,10 +648,7 @@ def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
             k = dequeue(short, in_short, short_state)
         else:
             k = dequeue(long, in_long, long_state)
-        if combos:
-            if not narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
-                return k
-        elif not entry_support(k, ent_off, ent_var, ent_sum, mask, out, scratch, layers):
+        if not entry_support(k, ent_off, ent_var, ent_sum, mask, out, scratch, layers):
             return k
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):

@@ -444,9 +444,10 @@ _CLOCK_ID = getattr(time, "CLOCK_MONOTONIC", None)
 
 if _CLOCK_ID is not None:
     @intrinsic
-    def _clock_gettime_ns(typingctx, clock_id):
-        """``clock_gettime(clock_id)`` in nanoseconds, called straight from compiled code."""
-        sig = types.int64(types.int64)
+    def _clock_gettime_ns(typingctx):
+        """``clock_gettime(CLOCK_MONOTONIC)`` in nanoseconds, called straight from compiled
+        code."""
+        sig = types.int64()
 
         def codegen(context, builder, signature, args):
             i64 = ir.IntType(64)
@@ -454,25 +455,25 @@ if _CLOCK_ID is not None:
             slot = cgutils.alloca_once(builder, timespec)
             fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()])
             fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
-            builder.call(fn, [builder.trunc(args[0], ir.IntType(32)), slot])
+            builder.call(fn, [ir.Constant(ir.IntType(32), _CLOCK_ID), slot])
             sec = builder.load(cgutils.gep_inbounds(builder, slot, 0, 0))
             nsec = builder.load(cgutils.gep_inbounds(builder, slot, 0, 1))
             return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
         return sig, codegen
-
-    _ID = np.int64(_CLOCK_ID)
-
-    @kernel
-    def monotonic_ns():
-        """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
-        return _clock_gettime_ns(_ID)
 else:  # pragma: no cover - platforms without clock_gettime
-    @kernel
-    def monotonic_ns():
-        """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
+    _clock_gettime_ns = None
+
+
+@kernel
+def monotonic_ns():
+    """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``): from
+    ``clock_gettime``, or where there is none, from Python (the branch not taken is
+    pruned when the kernel compiles)."""
+    if _clock_gettime_ns is None:   # pragma: no cover - platforms without clock_gettime
         with numba.objmode(t="int64"):
             t = time.monotonic_ns()
         return t
+    return _clock_gettime_ns()
 
 
 @intrinsic

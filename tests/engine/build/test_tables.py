@@ -11,7 +11,7 @@ from kakuro_np.engine.build.jposs import build_tables
 from kakuro_np.engine.core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.core.state import tables_model
-from kakuro_np.engine.force import force_fixpoint, force_round
+from kakuro_np.engine.force import force_rows
 from kakuro_np.engine.model import build
 
 NO_BUDGET = np.int64(2**62)
@@ -41,16 +41,22 @@ def split(rows, tab_off):
 
 def essay_fixpoint(m, ent_sum=None):
     """The essay's route: the jposs tables (from the start masks), then ``force^:_`` twice
-    over, by ``force_fixpoint`` and by ``force_round`` until it drops nothing. Returns
-    both lists of tables."""
+    over, by ``force_rows`` until fixed and round by round until a round drops nothing.
+    Returns both lists of tables."""
     ent_sum = m.ent_sum if ent_sum is None else ent_sum
     rows, tab_off, status, culprit = build_tables(m.ent_off, m.ent_var, ent_sum, start_masks(m),
                                                   NO_BUDGET, np.int64(NO_DEADLINE), False)
     assert (status, culprit) == (OK, -1)
-    kept = force_fixpoint(tables_model(m.ent_off, m.ent_var, rows, tab_off).root())
+    kept = force_rows(tables_model(m.ent_off, m.ent_var, rows, tab_off).root(), True)
     alive = np.ones(len(rows), np.bool_)
-    while force_round(rows, tab_off, alive, m.ent_off, m.ent_var, len(m.var_cell)):
-        pass
+    while True:
+        keep = np.flatnonzero(alive)
+        root = tables_model(m.ent_off, m.ent_var, rows[keep], np.searchsorted(keep, tab_off)).root()
+        after = np.zeros(len(rows), np.bool_)
+        after[keep[force_rows(root, False)]] = True
+        if np.array_equal(after, alive):
+            break
+        alive = after
     return ([rows[tab_off[k]:tab_off[k + 1]][kept[tab_off[k]:tab_off[k + 1]]]
              for k in range(len(tab_off) - 1)],
             [rows[tab_off[k]:tab_off[k + 1]][alive[tab_off[k]:tab_off[k + 1]]]
