@@ -330,11 +330,20 @@ def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
     cell keeps the digits of the kept combinations (less the digits forced elsewhere in
     the entry). Returns -1, or the entry found impossible (a cell left empty).
     """
+    queue, inq, qstate = new_queue(ent_sum.shape[0])
+    return narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
+                         (queue, inq, qstate, np.zeros(9, np.int64)))
+
+
+@kernel
+def narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, work):
+    """``narrow_masks`` with its (empty) queue and a row of 9 for each cell's new candidates:
+    ``work`` is ``(queue, inq, qstate, out)``; the loop, on views that are not
+    reference-counted (``jit.borrow``)."""
     ent_off, ent_var = borrow(ent_off), borrow(ent_var)
     ent_sum, mask = borrow(ent_sum), borrow(mask)
     var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
-    queue, inq, qstate = new_queue(ent_sum.shape[0])
-    out = np.zeros(9, np.int64)                 # each cell's new candidates
+    queue, inq, qstate, out = borrow(work[0]), borrow(work[1]), borrow(work[2]), borrow(work[3])
     for k in range(ent_sum.shape[0]):
         enqueue(queue, inq, qstate, k)
     while qstate[1] > 0:

@@ -35,11 +35,11 @@ from ..core.state import tables_model
 from .filters import list_lazy
 from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .moves import apply_digit, apply_row, live_rows, pick_entry
-from .propagate import force_rows, propagate, start_indexed, start_state
+from .propagate import force_rows, propagate, start_state
 
 __all__ = ["INDEX_MAX_ENTRIES", "INDEX_MIN", "apply_digit", "apply_row", "build_index", "force",
            "force_rows", "list_lazy", "live_rows", "pack_tables", "pick_entry", "propagate",
-           "start_indexed", "start_state"]
+           "start_state"]
 
 
 def pack_tables(cells, tables):

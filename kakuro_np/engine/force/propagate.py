@@ -78,27 +78,21 @@ def propagate_from(tables, live, stop_on_empty, proj):
 
 
 @kernel
-def start_state(root, stop_on_empty):
+def start_state(root, stop_on_empty, index_min=-1):
     """The search's root: the fixpoint of ``force`` from every table in full.
 
     Returns ``(emptied, tables, live)``: -1 or the first entry whose table
     emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
     itself, changed in place. The tables' index is the root's (built once per
-    model, ``model.build``), else one of the tables of INDEX_MIN rows or more.
+    model, ``model.build``), else one of the tables of INDEX_MIN rows or more; with
+    ``index_min`` (0 or more), one of the tables of ``index_min`` rows or more, but a
+    model's permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them.
     From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
     are) there is nothing to force, and no table is filtered. A model's root masks
     must lie within its ``fit_mask``: a lazy permutation table (``perms``) counts its
     live rows from the masks, and its table holds only the rows the model's allow.
     """
-    return start_indexed(root, stop_on_empty, -1)
-
-
-@kernel
-def start_indexed(root, stop_on_empty, index_min):
-    """``start_state`` with the tables of ``index_min`` rows or more indexed, but a model's
-    permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them; with
-    ``index_min`` -1, the root's own index if it has one, else INDEX_MIN."""
     ent_off, ent_var, mask, rows, tab_off = root[:5]
     E = tab_off.shape[0] - 1
     of_model = root.fit_mask.shape[0] == mask.shape[0]

@@ -11,7 +11,7 @@ from conftest import PUZZLES, examples
 from strategies import filled_puzzles
 from kakuro_np.engine.build.perms import LAZY_ROWS
 from kakuro_np.engine.core.state import tables_model
-from kakuro_np.engine.force import start_indexed, start_state
+from kakuro_np.engine.force import start_state
 from kakuro_np.engine.force.filters import (filter_perm, filter_scan, is_lazy, list_lazy,
                                             swap_rows)
 from kakuro_np.engine.model import build
@@ -102,7 +102,7 @@ def random_node(puzzle, index_min, seed):
     assume(puzzle.blank.any())                  # no blank cell: no entry to filter
     m = build(puzzle)
     root = tables_model(m.ent_off, m.ent_var, m.rows, m.tab_off).root()
-    emptied, tables, live = start_indexed(root, True, index_min)
+    emptied, tables, live = start_state(root, True, index_min)
     assert emptied == -1
     rng = np.random.default_rng(seed)
     open_entries = np.flatnonzero(live.nalive > 1)

@@ -13,7 +13,7 @@ from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.core.state import tables_model
 from kakuro_np.engine.core.workqueue import enqueue
 from kakuro_np.engine.force import INDEX_MIN, apply_digit, live_rows
-from kakuro_np.engine.force.propagate import force_rows, propagate, start_indexed, start_state
+from kakuro_np.engine.force.propagate import force_rows, propagate, start_state
 from kakuro_np.engine.model import build
 
 NEVER = 1 << 40             # an index_min no table reaches: no index
@@ -109,13 +109,13 @@ def test_a_start_from_narrowed_masks_reaches_their_fixpoint_and_names_the_first_
     empty = [not want_alive[m.tab_off[k]:m.tab_off[k + 1]].any()
              for k in range(len(m.ent_sum))]
     stopping = root._replace(mask=root.mask.copy())
-    emptied, tables, live = start_indexed(root, False, index_min)
+    emptied, tables, live = start_state(root, False, index_min)
     check_fixpoint(m, tables, live, want_mask, want_alive)
     assert (emptied >= 0) == any(empty)
     assert emptied == -1 or empty[emptied]
     if keep_fill:
         assert emptied == -1
-    stopped, tables, live = start_indexed(stopping, True, index_min)
+    stopped, tables, live = start_state(stopping, True, index_min)
     assert stopped == emptied
     assert live.qstate[1] == 0 and not live.inq.any() and not live.gone.any()
     if stopped >= 0:
@@ -128,7 +128,7 @@ def test_propagating_every_entry_again_at_a_fixpoint_changes_nothing(case, seed,
     puzzle, fill = case
     m = build(puzzle)
     root = narrowed_root(m, fill, np.random.default_rng(seed), True)
-    emptied, tables, live = start_indexed(root, False, index_min)
+    emptied, tables, live = start_state(root, False, index_min)
     assert emptied == -1
     mask, nalive, rows = live.mask.copy(), live.nalive.copy(), live_sets(tables, live)
     live.gone[:] = 0x1FF                            # every column to check again
@@ -277,7 +277,7 @@ def test_the_variables_slots_of_two_crossing_entries():
     assert tables.var_slot.tolist() == [0, 3, 1, 2]
 
 
-def test_start_indexed_indexes_the_big_tables_but_a_models_lazy_ones():
+def test_a_start_indexes_the_big_tables_but_a_models_lazy_ones():
     """The crossing 21 and 39 over 6 cells: 360 rows each, kept lazily in their model and
     so not indexed; given as plain tables, indexed. k3 with index_min 1: every table."""
     blank = np.zeros((7, 7), bool)
@@ -289,17 +289,17 @@ def test_start_indexed_indexes_the_big_tables_but_a_models_lazy_ones():
     def indexed(tables):
         return [bool(tables.idx_off[81 * k] != tables.idx_off[81 * k + 81])
                 for k in range(len(tables.tab_off) - 1)]
-    _, tables, _ = start_indexed(m.root(), True, 1)
+    _, tables, _ = start_state(m.root(), True, 1)
     assert indexed(tables) == [False, False] and tables.perm_set.all()
-    _, tables, live = start_indexed(tables_model(m.ent_off, m.ent_var, m.rows,
+    _, tables, live = start_state(tables_model(m.ent_off, m.ent_var, m.rows,
                                                  m.tab_off).root(), True, 1)
     assert indexed(tables) == [True, True] and not tables.perm_set.any()
     assert live.nalive.tolist() == [360, 360]
-    _, tables, _ = start_indexed(tables_model(m.ent_off, m.ent_var, m.rows,
+    _, tables, _ = start_state(tables_model(m.ent_off, m.ent_var, m.rows,
                                               m.tab_off).root(), True, 361)
     assert indexed(tables) == [False, False]
     k3 = build(kn.read(PUZZLES / "k3.txt"))
-    _, tables, _ = start_indexed(k3.root(), True, 1)
+    _, tables, _ = start_state(k3.root(), True, 1)
     assert all(indexed(tables)) and len(tables.idx_row) == (np.diff(k3.tab_off)
                                                              * np.diff(k3.ent_off)).sum()
 
