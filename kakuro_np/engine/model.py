@@ -11,7 +11,7 @@ root     : what a kernel starts from (``state.Root``): ``Model.root()`` (``state
 
 The model's path reaches the masks of ``force``'s fixpoint entry by entry
 without a row (``jposs.support_masks``), then writes each table once from them
-(``force.build_forced_tables``); since the fixpoint of ``force`` is the same
+(``jposs.build_tables``); since the fixpoint of ``force`` is the same
 either way, so is every node. A collection of puzzles goes through its entries and
 that fixpoint in one call (``forced_answers``), which answers at once those that
 force alone solves, most published ones, and leaves the others to ``build``.
@@ -35,9 +35,9 @@ from .core import ahead
 from .core.codes import OK, OVER_BUDGET, TIMED_OUT
 from .core.jit import INT, NO_DEADLINE, kernel, monotonic_ns
 from .core.state import Model
-from .force import INDEX_MAX_ENTRIES, INDEX_MIN, build_forced_tables, build_index
+from .force import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .build.entries import LOOSE_CELL, Packed, _scan_runs, packed_entries
-from .build.jposs import support_masks, var_entries
+from .build.jposs import build_tables, support_masks, var_entries
 from .build.perms import perm_sets
 
 #: Default budget on table rows in all (about 40 bytes each with the search state).
@@ -117,8 +117,8 @@ def puzzle_model(blank, down, across, given, max_rows, deadline):
         return (bad, OK, -1, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var, mask,
                 empty, none, none, np.zeros(0, np.int32), none)
     # stages 2 and 3, jposs and force: the tables at the fixpoint of their masks
-    rows, tab_off, status, culprit = build_forced_tables(ent_off, ent_var, ent_sum, mask,
-                                                         max_rows, deadline)
+    rows, tab_off, status, culprit = build_tables(ent_off, ent_var, ent_sum, mask, max_rows,
+                                                  deadline, True)
     if status != OK:
         return (bad, status, culprit, ent_off, ent_cell, ent_sum, n_across, var_cell, ent_var,
                 mask, rows, tab_off, none, np.zeros(0, np.int32), none)

@@ -22,18 +22,9 @@ import numpy as np
 
 from ...combos import (ALL_DIGITS, COMBO_BITS, COMBO_OFF, LOWEST_DIGIT, MAX_SUM, MAX_TOTAL,
                        MIN_SUM, PARTNERS, POPCOUNT)
-from ..core.codes import OK, OVER_BUDGET, TIMED_OUT
-from ..core.jit import INT, INTS, NO_DEADLINE, borrow, grow, grow_unset, kernel, monotonic_ns
-from ..core.workqueue import dequeue, enqueue, enqueue_neighbours, heap_pop, heap_push, new_queue
-
-
-@kernel
-def grow_rows(rows, need):
-    """``rows``, or a copy with room for at least ``need`` rows (the new ones not set yet:
-    ``gen_table`` writes each row in full, padding included)."""
-    if need <= rows.shape[0]:
-        return rows
-    return grow_unset(rows, max(need, 2 * rows.shape[0]))
+from ..core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
+from ..core.jit import INT, INTS, NO_DEADLINE, borrow, copy_into, kernel, monotonic_ns
+from ..core.workqueue import dequeue, enqueue, new_queue
 
 
 @kernel
@@ -44,28 +35,38 @@ def gen_table(masks, total, rows, n_rows, max_rows):
     lexicographic order. Returns ``(rows, n_rows)``; ``n_rows`` is -1 once the table
     would pass ``max_rows`` rows in all (a budget, not a contradiction).
 
-    The rows are written by ``fill_rows`` until ``rows`` is full, then it grows and
-    the walk goes on from where it stopped: an array given a new value in a loop is
-    reference-counted at every turn of it (atomic operations, which would cost most of
-    the build's time).
+    Up to three cells, loops over the digits write the rows. More, ``fill_rows`` writes
+    them until ``rows`` is full, then it grows and the walk goes on from where it
+    stopped: an array given a new value in a loop is reference-counted at every turn of
+    it (atomic operations, which would cost most of the build's time). ``rows`` grows
+    to twice its size or more, its new rows not set (memory not yet written is not
+    resident): each row is written in full, padding included.
     """
     L = masks.shape[0]
-    if L == 1:              # one cell: the total itself
-        allowed = masks[0] & (1 << (total - 1)) if 1 <= total <= 9 else 0
-        for d in range(1, 10):
-            if allowed >> (d - 1) & 1:
+    if L <= 3:              # one to three cells: loops over the digits, no walk
+        if n_rows + 72 > rows.shape[0]:         # the most such a table holds (9 * 8)
+            grown = np.empty((max(n_rows + 72, 2 * rows.shape[0]), 9), np.int8)
+            copy_into(grown.reshape(grown.size), rows.reshape(rows.size))
+            rows = grown
+        for a in range(1, 10):
+            if not masks[0] >> (a - 1) & 1 or (L == 1 and a != total):
+                continue
+            for b in range(1 if L > 1 else 0, 10 if L > 1 else 1):     # one cell: b is 0
+                c = total - a - b if L == 3 else 0
+                if L > 1 and (b == a or not masks[1] >> (b - 1) & 1
+                              or (L == 2 and a + b != total)
+                              or (L == 3 and not (1 <= c <= 9 and c != a and c != b
+                                                  and masks[2] >> (c - 1) & 1))):
+                    continue
                 if n_rows >= max_rows:
                     return rows, -1
-                if n_rows == rows.shape[0]:
-                    rows = grow_rows(rows, n_rows + 1)
-                rows[n_rows, 0] = d
-                for q in range(1, 9):
+                rows[n_rows, 0] = a
+                rows[n_rows, 1] = b
+                rows[n_rows, 2] = c
+                for q in range(3, 9):
                     rows[n_rows, q] = 0
                 n_rows += 1
         return rows, n_rows
-    if L <= 3:              # two or three cells: loops over the digits, no walk
-        rows = grow_rows(rows, n_rows + 72)   # the most such a table holds (9 * 8)
-        return rows, small_rows(masks, total, rows, n_rows, max_rows)
     walk = np.empty(2 * L + 5, np.int64)      # the rest of the masks, the digits, the place
     walk[L] = 0
     for p in range(L - 1, -1, -1):            # walk[p]: union of the masks after p
@@ -79,33 +80,9 @@ def gen_table(masks, total, rows, n_rows, max_rows):
             return rows, n_rows
         if n_rows >= max_rows:
             return rows, -1
-        rows = grow_rows(rows, n_rows + 1)
-
-
-@kernel
-def small_rows(masks, total, rows, n_rows, max_rows):
-    """``gen_table``'s rows of an entry of two or three cells, written from ``n_rows`` on
-    (``rows`` has room for them): the new ``n_rows``, or -1 past ``max_rows``."""
-    masks, rows = borrow(masks), borrow(rows)
-    L = masks.shape[0]
-    for a in range(1, 10):
-        if not masks[0] >> (a - 1) & 1:
-            continue
-        for b in range(1, 10):
-            c = total - a - b if L == 3 else 0
-            if (b == a or not masks[1] >> (b - 1) & 1 or (L == 2 and a + b != total)
-                    or (L == 3 and not (1 <= c <= 9 and c != a and c != b
-                                        and masks[2] >> (c - 1) & 1))):
-                continue
-            if n_rows >= max_rows:
-                return -1
-            rows[n_rows, 0] = a
-            rows[n_rows, 1] = b
-            rows[n_rows, 2] = c
-            for q in range(3, 9):
-                rows[n_rows, q] = 0
-            n_rows += 1
-    return n_rows
+        grown = np.empty((max(n_rows + 1, 2 * rows.shape[0]), 9), np.int8)
+        copy_into(grown.reshape(grown.size), rows.reshape(rows.size))
+        rows = grown
 
 
 @kernel
@@ -173,24 +150,6 @@ def fill_rows(masks, total, rows, n_rows, room, walk):
     return n_rows, True
 
 
-@kernel
-def table_masks(rows, start, stop, L, out):
-    """``out[p]``: the digit set of column ``p`` over ``rows[start:stop]``."""
-    out[:L] = 0
-    for r in range(start, stop):
-        for p in range(L):
-            out[p] |= 1 << (rows[r, p] - 1)
-
-
-@kernel
-def estimate(ent_off, ent_var, mask, k):
-    """The essay's estimate of entry ``k``'s table size: the product of its candidate counts."""
-    est = 1
-    for i in range(ent_off[k], ent_off[k + 1]):
-        est *= POPCOUNT[mask[ent_var[i]]]
-    return est
-
-
 #: The types ``entries.entry_variables`` calls ``var_entries`` with (see ``ahead``).
 VAR_ENTRIES_TYPES = (INTS, INTS, INT)
 
@@ -214,69 +173,95 @@ def var_entries(ent_off, ent_var, V):
 
 
 @kernel
-def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline):
-    """Tables of every entry in the essay's order, narrowing ``mask`` in place.
+def build_tables(ent_off, ent_var, ent_sum, mask, max_rows, deadline, forced):
+    """The table of every entry, built from ``mask`` (narrowed in place), packed in entry
+    order; each table's rows in lexicographic order.
 
-    Repeatedly takes the unbuilt entry with the smallest estimate (ties to the
-    lower index), builds its table from the current masks, then narrows its
-    cells to the digits of their columns. Returns ``(rows, tab_off, status)``:
-    OK, OVER_BUDGET past ``max_rows`` rows, or TIMED_OUT past ``deadline``.
+    With ``forced``, the tables at ``force``'s fixpoint (the model's): the fixpoint keeps,
+    in each table, the rows whose digits all fit the masks, and in each mask the digits
+    every table of the cell still uses; ``support_masks`` reaches those masks entry by
+    entry without a row, so each table is then written once, from them, with no row to
+    drop. Otherwise the essay's jposs: repeatedly the unbuilt entry with the smallest
+    estimate (the product of its cells' candidate counts, ties to the lower index) gets
+    its table from the masks as they are, and its cells are narrowed to the digits of
+    its columns (``entry_support``: those digits, found without the rows).
+
+    Returns ``(rows, tab_off, status, culprit)``: OK, or CONTRADICTION with an entry that
+    emptied (``forced`` only: an essay's table may be empty), OVER_BUDGET past
+    ``max_rows`` rows, TIMED_OUT past ``deadline``; with any status but OK, no rows and
+    empty tables.
     """
     E = ent_sum.shape[0]
+    empty, none = np.zeros((0, 9), np.int8), np.zeros(E + 1, np.int64)
+    if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+        return empty, none, TIMED_OUT, -1
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
-    est = np.zeros(E, np.int64)
-    for k in range(E):
-        est[k] = estimate(ent_off, ent_var, mask, k)
-    built = np.zeros(E, np.bool_)
-    starts = np.zeros(E, np.int64)
-    stops = np.zeros(E, np.int64)
-    rows = np.zeros((max(16, 4 * E), 9), np.int8)
-    n_rows = 0
-    col = np.zeros(9, np.int64)
-    cell_masks = np.zeros(9, np.int64)
-    # a heap of estimate * E + entry; an estimate only falls, so a stale key pops late
-    heap = np.empty(4 * E + 1, np.int64)
-    n_heap = 0
-    for k in range(E):
-        n_heap = heap_push(heap, n_heap, est[k] * E + k)
-    for _ in range(E):
-        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
-            return rows, np.zeros(E + 1, np.int64), TIMED_OUT
-        while True:
-            key, n_heap = heap_pop(heap, n_heap)
-            k = key % E
-            if not built[k] and key // E == est[k]:
-                break
-        built[k] = True
-        a, b = ent_off[k], ent_off[k + 1]
-        L = b - a
-        for i in range(L):
-            cell_masks[i] = mask[ent_var[a + i]]
-        starts[k] = n_rows
-        rows, n_rows = gen_table(cell_masks[:L], ent_sum[k], rows, n_rows, max_rows)
-        if n_rows < 0:
-            return rows, np.zeros(E + 1, np.int64), OVER_BUDGET
-        stops[k] = n_rows
-        table_masks(rows, starts[k], n_rows, L, col)
-        for i in range(L):
-            v = ent_var[a + i]
-            if col[i] != mask[v]:
-                mask[v] = col[i]
-                for q in range(var_eoff[v], var_eoff[v + 1]):
-                    j = var_ent[q]
-                    if not built[j]:
-                        est[j] = estimate(ent_off, ent_var, mask, j)
-                        if n_heap == heap.shape[0]:
-                            heap = grow(heap, 2 * n_heap)
-                        n_heap = heap_push(heap, n_heap, est[j] * E + j)
-    # store the tables in entry order
-    out = np.zeros((n_rows, 9), np.int8)
+    cell_mask = np.empty(ent_var.shape[0], np.int64)    # the masks each table is built from
+    if forced:
+        culprit = support_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline)
+        if culprit == -2:
+            return empty, none, TIMED_OUT, -1
+        if culprit >= 0:
+            return empty, none, CONTRADICTION, culprit
+        for i in range(ent_var.shape[0]):
+            cell_mask[i] = mask[ent_var[i]]
+    else:
+        est = np.ones(E, np.int64)                      # each entry's estimate
+        for k in range(E):
+            for i in range(ent_off[k], ent_off[k + 1]):
+                est[k] *= POPCOUNT[mask[ent_var[i]]]
+        built = np.zeros(E, np.bool_)
+        out, work = np.zeros(9, np.int64), np.zeros(SUPPORT_SCRATCH, np.int64)
+        layers = np.zeros((10, 8), np.uint64)
+        for _ in range(E):
+            if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+                return empty, none, TIMED_OUT, -1
+            k = -1
+            for j in range(E):
+                if not built[j] and (k < 0 or est[j] < est[k]):
+                    k = j
+            built[k] = True
+            a = ent_off[k]
+            L = ent_off[k + 1] - a
+            for i in range(a, a + L):
+                cell_mask[i] = mask[ent_var[i]]
+            if not entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
+                out[:L] = 0                             # an empty table: no digit anywhere
+            for i in range(L):
+                v = ent_var[a + i]
+                if out[i] != mask[v]:
+                    mask[v] = out[i]
+                    for q in range(var_eoff[v], var_eoff[v + 1]):
+                        j = var_ent[q]
+                        if not built[j]:
+                            est[j] = 1
+                            for c in range(ent_off[j], ent_off[j + 1]):
+                                est[j] *= POPCOUNT[mask[ent_var[c]]]
+    rows = np.empty((max(16, E), 9), np.int8)
     tab_off = np.zeros(E + 1, np.int64)
+    n_rows = np.int64(0)                        # not the literal 0: one compile of gen_table
     for k in range(E):
-        n = stops[k] - starts[k]
-        out[tab_off[k]:tab_off[k] + n] = rows[starts[k]:stops[k]]
-        tab_off[k + 1] = tab_off[k] + n
-    return out, tab_off, OK
+        if deadline != NO_DEADLINE and monotonic_ns() > deadline:
+            return empty, none, TIMED_OUT, -1
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        ways = 1
+        for i in range(a, a + L):
+            ways *= POPCOUNT[cell_mask[i]]
+        if forced and ways == 1 and n_rows < rows.shape[0] and n_rows < max_rows:
+            for i in range(L):                  # every cell forced: the one row
+                rows[n_rows, i] = LOWEST_DIGIT[cell_mask[a + i]]
+            for i in range(L, 9):
+                rows[n_rows, i] = 0
+            n_rows += 1
+        else:
+            rows, n_rows = gen_table(cell_mask[a:a + L], ent_sum[k], rows, n_rows, max_rows)
+            if n_rows < 0:
+                return empty, none, OVER_BUDGET, -1
+        tab_off[k + 1] = n_rows
+    if rows.shape[0] - n_rows > 4096:           # the room grown past the rows: let it go
+        return rows[:n_rows].copy(), tab_off, OK, -1
+    return rows[:n_rows], tab_off, OK, -1
 
 
 def compact_cells(cells):
@@ -330,50 +315,76 @@ def jposs(cells: Sequence[np.ndarray], sums: Sequence[int] | np.ndarray) -> list
         raise ValueError(f"{len(cells)} entries but {len(sums)} sums")
     ent_off, ent_var, var_cell = compact_cells(cells)
     mask = np.full(len(var_cell), ALL_DIGITS, np.int64)
-    rows, tab_off, _ = build_tables(ent_off, ent_var, sums, mask, np.int64(2**62),
-                                    np.int64(NO_DEADLINE))
+    rows, tab_off, _, _ = build_tables(ent_off, ent_var, sums, mask, np.int64(2**62),
+                                       np.int64(NO_DEADLINE), False)
     return split_tables(rows, tab_off, ent_off)
 
 
 @kernel
-def narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
-    """Combination-level narrowing of entry ``k``: ``out[p]`` gets cell ``p``'s new candidates.
+def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
+    """Narrow ``mask`` in place by each entry's combinations until nothing changes (the
+    entries in a queue, first in, first out).
 
-    A combination of the entry's sum is kept when it holds every digit forced
-    in the entry, uses only digits some cell allows and meets every cell's
-    candidates. Each cell keeps the digits of the kept combinations (less the
-    digits forced elsewhere in the entry). Returns False when a cell is left empty.
+    A combination of an entry's sum is kept when it holds every digit forced in the
+    entry, uses only digits some cell allows and meets every cell's candidates. Each
+    cell keeps the digits of the kept combinations (less the digits forced elsewhere in
+    the entry). Returns -1, or the entry found impossible (a cell left empty).
     """
-    a = ent_off[k]
-    L = ent_off[k + 1] - a
-    union = 0
-    forced = 0
-    for p in range(L):
-        m = mask[ent_var[a + p]]
-        if m == 0 or (POPCOUNT[m] == 1 and forced & m):
-            return False
-        union |= m
-        if POPCOUNT[m] == 1:
-            forced |= m
-        out[p] = 0
-    group = L * (MAX_TOTAL + 1) + ent_sum[k]
-    for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
-        c = COMBO_BITS[i]
-        if c & forced != forced or c & ~union:
-            continue
-        fits = True
+    queue, inq, qstate = new_queue(ent_sum.shape[0])
+    return narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
+                         (queue, inq, qstate, np.zeros(9, np.int64)))
+
+
+@kernel
+def narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, work):
+    """``narrow_masks`` with its (empty) queue and a row of 9 for each cell's new candidates:
+    ``work`` is ``(queue, inq, qstate, out)``; the loop, on views that are not
+    reference-counted (``jit.borrow``)."""
+    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
+    ent_sum, mask = borrow(ent_sum), borrow(mask)
+    var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
+    queue, inq, qstate, out = borrow(work[0]), borrow(work[1]), borrow(work[2]), borrow(work[3])
+    for k in range(ent_sum.shape[0]):
+        enqueue(queue, inq, qstate, k)
+    while qstate[1] > 0:
+        k = dequeue(queue, inq, qstate)
+        a = ent_off[k]
+        L = ent_off[k + 1] - a
+        union = 0
+        forced = 0
         for p in range(L):
-            if not mask[ent_var[a + p]] & c:
-                fits = False
-                break
-        if fits:
+            m = mask[ent_var[a + p]]
+            if m == 0 or (POPCOUNT[m] == 1 and forced & m):
+                return k
+            union |= m
+            if POPCOUNT[m] == 1:
+                forced |= m
+            out[p] = 0
+        group = L * (MAX_TOTAL + 1) + ent_sum[k]
+        for i in range(COMBO_OFF[group], COMBO_OFF[group + 1]):
+            c = COMBO_BITS[i]
+            if c & forced != forced or c & ~union:
+                continue
+            fits = True
             for p in range(L):
-                m = mask[ent_var[a + p]]
-                out[p] |= m & c if POPCOUNT[m] == 1 else m & c & ~forced
-    for p in range(L):
-        if out[p] == 0:
-            return False
-    return True
+                if not mask[ent_var[a + p]] & c:
+                    fits = False
+                    break
+            if fits:
+                for p in range(L):
+                    m = mask[ent_var[a + p]]
+                    out[p] |= m & c if POPCOUNT[m] == 1 else m & c & ~forced
+        for p in range(L):
+            if out[p] == 0:
+                return k
+        for p in range(L):
+            v = ent_var[a + p]
+            if out[p] != mask[v]:
+                mask[v] = out[p]
+                for q in range(var_eoff[v], var_eoff[v + 1]):   # its other entries
+                    if var_ent[q] != k:
+                        enqueue(queue, inq, qstate, var_ent[q])
+    return -1
 
 
 def _subset_words():
@@ -407,6 +418,9 @@ SUM_WORDS = _sum_words()
 #: digits found for them.
 CELLS, OPEN, FOUND = 0, 9, 18
 SUPPORT_SCRATCH = 27
+#: ``entry_support``: the most ways to fill the open cells outside the two widest (the
+#: product of their digit counts) for which it walks them rather than ``sets_support``.
+MOST_OUTSIDE = 125
 
 
 @kernel
@@ -417,8 +431,9 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
 
     A cell down to one digit is settled. The open cells: one takes what is left of
     the sum; two, the digits whose partner the other allows (``PARTNERS``); three,
-    each first digit, then the pairs; four, and five of few digits (``few_outside``),
-    each digit of the cells but the two widest, then the pair; more, ``sets_support``.
+    each first digit, then the pairs; four, and five with at most MOST_OUTSIDE ways to fill
+    the cells but the two widest, each digit of those cells, then the pair (``PARTNERS``);
+    more, ``sets_support``.
     ``work`` is SUPPORT_SCRATCH int64, ``layers`` ``sets_support``'s. Returns False when
     a cell is left empty.
     """
@@ -446,6 +461,18 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
         return total == 0
     if total < 0 or total > MAX_TOTAL:
         return False
+    few = False
+    if 4 <= n <= 5:         # the open cells by their digit counts, fewest first: few ways
+        for q in range(1, n):       # to fill those but the last two, and walking them
+            r = q                   # beats ``sets_support``
+            while r > 0 and POPCOUNT[work[CELLS + r]] < POPCOUNT[work[CELLS + r - 1]]:
+                work[CELLS + r], work[CELLS + r - 1] = work[CELLS + r - 1], work[CELLS + r]
+                work[OPEN + r], work[OPEN + r - 1] = work[OPEN + r - 1], work[OPEN + r]
+                r -= 1
+        ways = 1
+        for q in range(n - 2):
+            ways *= POPCOUNT[work[CELLS + q]]
+        few = ways <= MOST_OUTSIDE
     found = FOUND
     if n == 1:
         m = work[CELLS]
@@ -469,8 +496,8 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
                 work[found] |= low
                 work[found + 1] |= second
                 work[found + 2] |= m2 & ~low & PARTNERS[t, second]
-    elif 4 <= n <= 5 and few_outside(work, n):     # each digit of the cells but a pair,
-        m0, m1 = work[CELLS], work[CELLS + 1]          # then the pair (PARTNERS)
+    elif few:                                   # each digit of the cells but a pair,
+        m0, m1 = work[CELLS], work[CELLS + 1]   # then the pair (PARTNERS)
         m2 = work[CELLS + 2] if n == 5 else 0
         pa, pb = work[CELLS + n - 2], work[CELLS + n - 1]
         f0, f1, f2, fa, fb = 0, 0, 0, 0, 0
@@ -505,28 +532,6 @@ def entry_support(k, ent_off, ent_var, ent_sum, mask, out, work, layers):
             return False
         out[work[OPEN + q]] = work[found + q]
     return True
-
-
-#: ``few_outside``: the most ways to fill the cells outside the last pair (the product of
-#: their digit counts) for which ``entry_support`` walks them rather than ``sets_support``.
-MOST_OUTSIDE = 125
-
-
-@kernel
-def few_outside(work, n):
-    """Sort ``entry_support``'s ``n`` open cells (``work``'s masks and places) by their
-    digit counts, fewest first; True when the cells but the last two have at most
-    MOST_OUTSIDE ways to be filled, so that walking them beats ``sets_support``."""
-    for q in range(1, n):
-        r = q
-        while r > 0 and POPCOUNT[work[CELLS + r]] < POPCOUNT[work[CELLS + r - 1]]:
-            work[CELLS + r], work[CELLS + r - 1] = work[CELLS + r - 1], work[CELLS + r]
-            work[OPEN + r], work[OPEN + r - 1] = work[OPEN + r - 1], work[OPEN + r]
-            r -= 1
-    ways = 1
-    for q in range(n - 2):
-        ways *= POPCOUNT[work[CELLS + q]]
-    return ways <= MOST_OUTSIDE
 
 
 @kernel
@@ -668,38 +673,4 @@ def support_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, deadline,
                     enqueue(short, in_short, short_state, j)
                 else:
                     enqueue(long, in_long, long_state, j)
-    return -1
-
-
-@kernel
-def narrow_masks(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent):
-    """Narrow ``mask`` in place by ``narrow_entry`` until nothing changes.
-
-    Returns -1, or the entry found impossible.
-    """
-    queue, inq, qstate = new_queue(ent_sum.shape[0])
-    return narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent,
-                         (queue, inq, qstate, np.zeros(9, np.int64)))
-
-
-@kernel
-def narrow_queued(ent_off, ent_var, ent_sum, mask, var_eoff, var_ent, work):
-    """``narrow_masks`` with its (empty) queue and a row of 9 to work in: ``work`` is
-    ``(queue, inq, qstate, out)``."""
-    ent_off, ent_var = borrow(ent_off), borrow(ent_var)
-    ent_sum, mask = borrow(ent_sum), borrow(mask)
-    var_eoff, var_ent = borrow(var_eoff), borrow(var_ent)
-    queue, inq, qstate, out = borrow(work[0]), borrow(work[1]), borrow(work[2]), borrow(work[3])
-    for k in range(ent_sum.shape[0]):
-        enqueue(queue, inq, qstate, k)
-    while qstate[1] > 0:
-        k = dequeue(queue, inq, qstate)
-        if not narrow_entry(k, ent_off, ent_var, ent_sum, mask, out):
-            return k
-        a = ent_off[k]
-        for p in range(ent_off[k + 1] - a):
-            v = ent_var[a + p]
-            if out[p] != mask[v]:
-                mask[v] = out[p]
-                enqueue_neighbours(queue, inq, qstate, v, k, var_eoff, var_ent)
     return -1

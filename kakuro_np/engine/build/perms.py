@@ -3,7 +3,7 @@
 A run whose clue has one combination of digits (every run of 9 cells: 45; of
 8: 36-44; a few shorter ones) has as table every ordering of that digit set
 that the cells' masks allow, and nothing else: the model's tables are every
-row that fits its masks (``force.build_forced_tables``), and a node's live rows
+row that fits its masks (``jposs.build_tables``), and a node's live rows
 are those that fit the node's masks (``split``: a node is its masks). On big
 open grids these tables hold most rows, and filtering them by a scan or an index
 costs most of a node. With the masks alone:
@@ -26,7 +26,8 @@ fewer, the live rows are listed from the masks into the front of the block
 Glossary
 --------
 perm set : the digit set (bits) of a permutation table kept lazily, or 0.
-compact  : a cell's mask as bits over the perm set's digits, lowest first.
+compact  : a cell's mask as bits over the perm set's digits, lowest first (Ryser's
+           sums and the matching work on them).
 
 Examples
 --------
@@ -88,29 +89,18 @@ def perm_sets(ent_off, rows, tab_off):
 
 
 @kernel
-def compact(masks, digits, out):
-    """Each mask of ``masks`` as bits over the digit set ``digits`` (its lowest digit bit 0,
-    ...), into ``out``; the number of digits."""
-    n = 0
-    for d in range(9):
-        if digits >> d & 1:
-            for i in range(masks.shape[0]):
-                if n == 0:
-                    out[i] = 0
-                if masks[i] >> d & 1:
-                    out[i] |= 1 << n
-            n += 1
-    return n
-
-
-@kernel
 def perm_count(masks, digits):
     """How many ways to give the cells of ``masks`` each a different digit of ``digits``
     (as many as the cells) that its mask allows: the permanent of the 0/1 matrix, by
     Ryser's formula."""
     L = masks.shape[0]
-    cm = np.empty(L, np.int64)
-    compact(masks, digits, cm)
+    cm = np.zeros(L, np.int64)               # the masks compact
+    n = 0
+    for d in range(9):
+        if digits >> d & 1:
+            for i in range(L):
+                cm[i] |= (masks[i] >> d & 1) << n
+            n += 1
     total = 0
     for subset in range(1, 1 << L):
         prod = 1
@@ -136,8 +126,15 @@ def perm_projection(masks, digits, proj):
     its matched cell (nodes 0..L-1 the cells, L..2L-1 the digits).
     """
     L = masks.shape[0]
-    cm = np.empty(L, np.int64)
-    compact(masks, digits, cm)
+    cm = np.zeros(L, np.int64)               # the masks compact
+    bit_of = np.empty(L, np.int64)           # compact digit -> digit bit
+    n = 0
+    for d in range(9):
+        if digits >> d & 1:
+            for i in range(L):
+                cm[i] |= (masks[i] >> d & 1) << n
+            bit_of[n] = 1 << d
+            n += 1
     cell_of = np.full(L, -1, np.int64)       # the cell each compact digit is matched to
     digit_of = np.full(L, -1, np.int64)
     parent = np.empty(L, np.int64)           # the cell a digit was reached from
@@ -178,12 +175,6 @@ def perm_projection(masks, digits, proj):
         for u in range(2 * L):
             if reach[u] >> w & 1:
                 reach[u] |= reach[w]
-    n = 0
-    bit_of = np.empty(L, np.int64)           # compact digit -> digit bit
-    for d in range(9):
-        if digits >> d & 1:
-            bit_of[n] = 1 << d
-            n += 1
     for c in range(L):
         proj[c] = bit_of[digit_of[c]]
         for j in range(L):
@@ -212,23 +203,15 @@ def list_perms(masks, digits, rows, lo, hi, found, proj):
     narrow = np.empty(L, np.int64)           # the masks narrowed to their matchings' digits:
     if not perm_projection(masks, digits, narrow):   # far fewer dead ends below
         return 0
-    cm = np.empty(L, np.int64)
-    compact(narrow, digits, cm)
-    digit = np.empty(9, np.int64)            # compact digit -> digit (1-9)
-    n = 0
-    for d in range(9):
-        if digits >> d & 1:
-            digit[n] = d + 1
-            n += 1
-    left = np.zeros(L, np.int64)             # the digits still to try at each place
-    at = np.zeros(L, np.int64)               # the digit each place holds (compact)
+    left = np.zeros(L, np.int64)             # the digits still to try at each place (bits)
+    at = np.zeros(L, np.int64)               # the digit each place holds (0-8)
     first = np.zeros(L + 1, np.int64)        # the rows holding the places before each
     last = np.zeros(L + 1, np.int64)
     first[0], last[0] = lo, hi
     used = 0
     count = 0
     level = 0
-    left[0] = cm[0]
+    left[0] = narrow[0]
     while level >= 0:
         if left[level] == 0:                 # back up
             level -= 1
@@ -239,7 +222,7 @@ def list_perms(masks, digits, rows, lo, hi, found, proj):
         while not left[level] >> j & 1:
             j += 1
         left[level] &= ~(1 << j)
-        want = digit[j]
+        want = j + 1
         a, b = first[level], last[level]     # the first row with want or more here
         while a < b:
             mid = (a + b) // 2
@@ -262,16 +245,16 @@ def list_perms(masks, digits, rows, lo, hi, found, proj):
             found[count] = start
             count += 1
             for p in range(L):
-                proj[p] |= 1 << (digit[at[p]] - 1)
+                proj[p] |= 1 << at[p]
             continue
         used |= 1 << j
         ok = True                            # every later place keeps a digit
         for q in range(level + 1, L):
-            ok = ok and cm[q] & ~used != 0
+            ok = ok and narrow[q] & ~used != 0
         if ok:
             first[level + 1], last[level + 1] = start, a
             level += 1
-            left[level] = cm[level] & ~used
+            left[level] = narrow[level] & ~used
         else:
             used &= ~(1 << j)
     return count

@@ -444,9 +444,10 @@ _CLOCK_ID = getattr(time, "CLOCK_MONOTONIC", None)
 
 if _CLOCK_ID is not None:
     @intrinsic
-    def _clock_gettime_ns(typingctx, clock_id):
-        """``clock_gettime(clock_id)`` in nanoseconds, called straight from compiled code."""
-        sig = types.int64(types.int64)
+    def _clock_gettime_ns(typingctx):
+        """``clock_gettime(CLOCK_MONOTONIC)`` in nanoseconds, called straight from compiled
+        code."""
+        sig = types.int64()
 
         def codegen(context, builder, signature, args):
             i64 = ir.IntType(64)
@@ -454,25 +455,25 @@ if _CLOCK_ID is not None:
             slot = cgutils.alloca_once(builder, timespec)
             fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()])
             fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
-            builder.call(fn, [builder.trunc(args[0], ir.IntType(32)), slot])
+            builder.call(fn, [ir.Constant(ir.IntType(32), _CLOCK_ID), slot])
             sec = builder.load(cgutils.gep_inbounds(builder, slot, 0, 0))
             nsec = builder.load(cgutils.gep_inbounds(builder, slot, 0, 1))
             return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
         return sig, codegen
-
-    _ID = np.int64(_CLOCK_ID)
-
-    @kernel
-    def monotonic_ns():
-        """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
-        return _clock_gettime_ns(_ID)
 else:  # pragma: no cover - platforms without clock_gettime
-    @kernel
-    def monotonic_ns():
-        """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
+    _clock_gettime_ns = None
+
+
+@kernel
+def monotonic_ns():
+    """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``): from
+    ``clock_gettime``, or where there is none, from Python (the branch not taken is
+    pruned when the kernel compiles)."""
+    if _clock_gettime_ns is None:   # pragma: no cover - platforms without clock_gettime
         with numba.objmode(t="int64"):
             t = time.monotonic_ns()
         return t
+    return _clock_gettime_ns()
 
 
 @intrinsic
@@ -539,32 +540,8 @@ def grow(a, n):
     return b
 
 
-@kernel
-def grow_unset(a, n):
-    """Like ``grow``, but the new items are not set.
-
-    Memory not yet written is not resident, so an array grown ahead of need
-    costs only what is used.
-    """
-    b = np.empty((n,) + a.shape[1:], a.dtype)
-    copy_into(b.reshape(b.size), a.reshape(a.size))
-    return b
-
-
 #: Shell sort's gaps (Ciura's), largest first; past the largest, gaps grow by 9/4.
 _GAPS = np.array([701, 301, 132, 57, 23, 10, 4, 1], np.int64)
-
-
-@kernel
-def _gap_pass(a, lo, hi, gap):
-    """Insertion sort of each ``gap``-strided run of ``a[lo:hi]``."""
-    for i in range(lo + gap, hi):
-        x = a[i]
-        j = i
-        while j >= lo + gap and a[j - gap] > x:
-            a[j] = a[j - gap]
-            j -= gap
-        a[j] = x
 
 
 @kernel
@@ -578,12 +555,22 @@ def sort_ints(a, lo, hi):
     gap = _GAPS[0]
     while gap * 9 // 4 < n:
         gap = gap * 9 // 4
-    while gap > _GAPS[0]:               # the extended gaps, largest first
-        _gap_pass(a, lo, hi, gap)
-        gap = gap * 4 // 9
-    for g in range(_GAPS.shape[0]):
-        if _GAPS[g] < n:
-            _gap_pass(a, lo, hi, _GAPS[g])
+    g = 0
+    while g < _GAPS.shape[0]:           # the extended gaps, largest first, then Ciura's
+        if gap <= _GAPS[0]:
+            gap = _GAPS[g]
+            g += 1
+            if gap >= n:
+                continue
+        for i in range(lo + gap, hi):   # insertion sort of each gap-strided run
+            x = a[i]
+            j = i
+            while j >= lo + gap and a[j - gap] > x:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = x
+        if gap > _GAPS[0]:
+            gap = gap * 4 // 9
 
 
 def deadline_ns(timeout) -> int:

@@ -5,7 +5,6 @@ Modules
 index     : the big tables' rows by position and digit.
 filters   : one entry's rows against its cells' masks.
 propagate : filtering until nothing changes; the walks' start.
-tables    : the tables at the fixpoint, written once from its masks (the model's path).
 moves     : a walk's moves on a node (pick an entry, apply a row or a digit).
 
 Glossary
@@ -36,12 +35,11 @@ from ..core.state import tables_model
 from .filters import list_lazy
 from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 from .moves import apply_digit, apply_row, live_rows, pick_entry
-from .propagate import force_fixpoint, force_round, propagate, start_indexed, start_state
-from .tables import build_forced_tables
+from .propagate import force_rows, propagate, start_state
 
-__all__ = ["INDEX_MAX_ENTRIES", "INDEX_MIN", "apply_digit", "apply_row", "build_forced_tables",
-           "build_index", "force", "force_fixpoint", "list_lazy", "live_rows", "pack_tables",
-           "pick_entry", "propagate", "start_indexed", "start_state"]
+__all__ = ["INDEX_MAX_ENTRIES", "INDEX_MIN", "apply_digit", "apply_row", "build_index", "force",
+           "force_rows", "list_lazy", "live_rows", "pack_tables", "pick_entry", "propagate",
+           "start_state"]
 
 
 def pack_tables(cells, tables):
@@ -84,13 +82,9 @@ def force(cells: Sequence[np.ndarray], tables: Sequence[np.ndarray],
     """
     if len(cells) != len(tables):
         raise ValueError(f"{len(cells)} entries but {len(tables)} tables")
-    ent_off, ent_var, var_cell = compact_cells(cells)
+    ent_off, ent_var, _ = compact_cells(cells)
     rows, tab_off = pack_tables(cells, tables)
-    if until_fixed:
-        alive = force_fixpoint(tables_model(ent_off, ent_var, rows, tab_off).root())
-    else:
-        alive = np.ones(len(rows), np.bool_)
-        force_round(rows, tab_off, alive, ent_off, ent_var, len(var_cell))
+    alive = force_rows(tables_model(ent_off, ent_var, rows, tab_off).root(), bool(until_fixed))
     keep = np.flatnonzero(alive)
     new_off = np.searchsorted(keep, tab_off)
     return split_tables(rows[keep], new_off, ent_off)

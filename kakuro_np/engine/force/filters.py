@@ -1,7 +1,7 @@
 """The filters: drop an entry's rows that its cells' masks forbid, and find each column's
-digits over the rows kept. ``filter_scan`` scans a table on the columns that lost digits,
-``filter_big`` an indexed one (through its index, ``filter_indexed``, or by a scan),
-``filter_perm`` a permutation table kept lazily (``perms``).
+digits over the rows kept. ``filter_scan`` filters a table through its index (an indexed
+one, ``index``) or by a scan on the columns that lost digits, ``filter_perm`` a
+permutation table kept lazily (``perms``).
 """
 
 from __future__ import annotations
@@ -24,64 +24,18 @@ def swap_rows(perm, pos, i, j):
 
 
 @kernel
-def filter_indexed(tables, live, k, proj):
-    """``filter_scan``'s work on an indexed table, through its index, or -1 (nothing done) when the
-    rows holding its cells' lost digits are as many as its live rows (scan them then).
-
-    Drops just the rows holding a digit in ``live.gone``, and finds each column's
-    digits from the supports (``live.support``, rechecked as hints).
-    """
-    perm, pos, mask, ent_var = live.perm, live.pos, live.mask, tables.ent_var
-    idx_off, idx_row, gone, support = tables.idx_off, tables.idx_row, live.gone, live.support
-    a = tables.ent_off[k]
-    L = tables.ent_off[k + 1] - a
-    start = tables.tab_off[k]
-    n = live.nalive[k]
-    base = 81 * k
-    work = 0                                    # what the index would visit
-    for p in range(L):
-        for d in range(9):
-            if (gone[a + p] >> d) & 1:
-                work += idx_off[base + 9 * p + d + 1] - idx_off[base + 9 * p + d]
-    if work >= n:
-        return -1
-    for p in range(L):
-        for d in range(9):
-            if (gone[a + p] >> d) & 1:
-                for t in range(idx_off[base + 9 * p + d], idx_off[base + 9 * p + d + 1]):
-                    r = idx_row[t]
-                    i = pos[r]
-                    if i < start + n:           # live: swap it past the live block
-                        n -= 1
-                        swap_rows(perm, pos, i, start + n)
-        gone[a + p] = 0
-    for p in range(L):
-        m = mask[ent_var[a + p]]
-        proj[p] = 0
-        for d in range(9):
-            if (m >> d) & 1:
-                j = base + 9 * p + d
-                if support[j] >= 0 and pos[support[j]] < start + n:
-                    proj[p] |= 1 << d
-                    continue
-                for t in range(idx_off[j], idx_off[j + 1]):
-                    if pos[idx_row[t]] < start + n:
-                        support[j] = idx_row[t]
-                        proj[p] |= 1 << d
-                        break
-    live.nalive[k] = n
-    return n
-
-
-@kernel
 def filter_scan(tables, live, k, proj):
-    """Drop entry ``k``'s rows that its cells' masks forbid, by a scan of its live rows
-    that checks only the columns that lost digits (``live.gone``, then cleared).
+    """Drop entry ``k``'s rows that its cells' masks forbid; ``proj[p]`` gets the digit set
+    of column ``p`` over the rows kept. Returns how many are kept.
 
-    Sets ``proj[p]`` to the digit set of column ``p`` over the rows kept (it stops
-    adding once every column has all of its cell's digits) and returns how many are
-    kept. It works on views that are not reference-counted (``jit.borrow``), since it
-    is called once a table at each step.
+    An indexed table with at least an eighth of its rows live goes through its index
+    when the rows holding its cells' lost digits (``live.gone``) are fewer than its live
+    ones: it drops just those rows, and finds each column's digits from the supports
+    (``live.support``, rechecked as hints). Otherwise (with few rows live, the supports'
+    lists are mostly dead rows) a scan of its live rows checks only the columns that
+    lost digits, and stops adding to ``proj`` once every column has all of its cell's
+    digits. Either way ``live.gone`` is cleared. It works on views that are not
+    reference-counted (``jit.borrow``), since it is called once a table at each step.
     """
     rows, perm, pos = borrow(tables.rows), borrow(live.perm), borrow(live.pos)
     mask, ent_var, gone = borrow(live.mask), borrow(tables.ent_var), borrow(live.gone)
@@ -90,6 +44,42 @@ def filter_scan(tables, live, k, proj):
     L = tables.ent_off[k + 1] - a
     start = tables.tab_off[k]
     n = live.nalive[k]
+    base = 81 * k
+    if (tables.idx_off[base] != tables.idx_off[base + 81]
+            and n * 8 >= tables.tab_off[k + 1] - start):
+        idx_off, idx_row = borrow(tables.idx_off), borrow(tables.idx_row)
+        support = borrow(live.support)
+        work = 0                                # what the index would visit
+        for p in range(L):
+            for d in range(9):
+                if (gone[a + p] >> d) & 1:
+                    work += idx_off[base + 9 * p + d + 1] - idx_off[base + 9 * p + d]
+        if work < n:
+            for p in range(L):
+                for d in range(9):
+                    if (gone[a + p] >> d) & 1:
+                        for t in range(idx_off[base + 9 * p + d], idx_off[base + 9 * p + d + 1]):
+                            i = pos[idx_row[t]]
+                            if i < start + n:   # live: swap it past the live block
+                                n -= 1
+                                swap_rows(perm, pos, i, start + n)
+                gone[a + p] = 0
+            for p in range(L):
+                m = mask[ent_var[a + p]]
+                proj[p] = 0
+                for d in range(9):
+                    if (m >> d) & 1:
+                        j = base + 9 * p + d
+                        if support[j] >= 0 and pos[support[j]] < start + n:
+                            proj[p] |= 1 << d
+                            continue
+                        for t in range(idx_off[j], idx_off[j + 1]):
+                            if pos[idx_row[t]] < start + n:
+                                support[j] = idx_row[t]
+                                proj[p] |= 1 << d
+                                break
+            live.nalive[k] = n
+            return n
     cols = 0                                    # the columns to check, 4 bits each
     n_cols = 0
     for p in range(L):
@@ -123,37 +113,11 @@ def filter_scan(tables, live, k, proj):
     return n
 
 
-@kernel
-def filter_big(tables, live, k, proj):
-    """``filter_scan``'s work on an indexed table (``propagate`` calls it for those): with at least
-    an eighth of its rows live it goes through its index (``filter_indexed``)
-    when that visits fewer rows, else it is scanned on the columns that lost
-    digits (``filter_scan``)."""
-    n = live.nalive[k]
-    # with few rows live, the supports' lists are mostly dead rows: scan instead
-    if (tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]
-            and n * 8 >= tables.tab_off[k + 1] - tables.tab_off[k]):
-        kept = filter_indexed(tables, live, k, proj)
-        if kept >= 0:
-            return kept
-    return filter_scan(tables, live, k, proj)
-
-
 @inline_kernel
 def is_lazy(tables, nalive, k):
     """Whether entry ``k``'s table is kept without its rows now (``perms``): a permutation
     table with more than LAZY_ROWS live rows."""
     return tables.perm_set[k] != 0 and nalive[k] > LAZY_ROWS
-
-
-@inline_kernel
-def entry_masks(tables, live, k):
-    """The masks of entry ``k``'s cells, in a new array."""
-    a = tables.ent_off[k]
-    masks = np.empty(tables.ent_off[k + 1] - a, np.int64)
-    for p in range(masks.shape[0]):
-        masks[p] = live.mask[tables.ent_var[a + p]]
-    return masks
 
 
 @kernel
@@ -165,32 +129,24 @@ def filter_perm(tables, live, k, proj):
     if not is_lazy(tables, live.nalive, k):
         return filter_scan(tables, live, k, proj)
     digits = tables.perm_set[k]
-    masks = entry_masks(tables, live, k)
-    for q in range(tables.ent_off[k], tables.ent_off[k + 1]):
-        live.gone[q] = 0
+    a = tables.ent_off[k]
+    masks = np.empty(tables.ent_off[k + 1] - a, np.int64)     # its cells' masks
+    for p in range(masks.shape[0]):
+        masks[p] = live.mask[tables.ent_var[a + p]]
+        live.gone[a + p] = 0
     n = perm_count(masks, digits)
     if n > LAZY_ROWS:
         perm_projection(masks, digits, proj)
     elif n == 0:
         for p in range(masks.shape[0]):
             proj[p] = 0
-    else:
-        n = place_perms(tables, live, k, masks, n, proj)
+    else:                   # its live rows to the front of its block, their digits in proj
+        start = tables.tab_off[k]
+        found = np.empty(n, np.int64)
+        n = list_perms(masks, digits, tables.rows, start, tables.tab_off[k + 1], found, proj)
+        for i in range(n):
+            swap_rows(live.perm, live.pos, live.pos[found[i]], start + i)
     live.nalive[k] = n
-    return n
-
-
-@kernel
-def place_perms(tables, live, k, masks, n, proj):
-    """Put the ``n`` live rows of permutation table ``k`` (those its cells' ``masks`` allow,
-    ``perms.list_perms``) at the front of its block; the columns' digits into
-    ``proj``. Returns how many."""
-    start = tables.tab_off[k]
-    found = np.empty(n, np.int64)
-    n = list_perms(masks, tables.perm_set[k], tables.rows, start, tables.tab_off[k + 1],
-                   found, proj)
-    for i in range(n):
-        swap_rows(live.perm, live.pos, live.pos[found[i]], start + i)
     return n
 
 
@@ -198,9 +154,18 @@ def place_perms(tables, live, k, masks, n, proj):
 def list_lazy(tables, live, k):
     """Make entry ``k``'s live rows ``perm[tab_off[k]:tab_off[k] + nalive[k]]`` again if its
     table is lazy (``perms``), for the few readers of its rows (a fan-out over it,
-    a count's read-back); its ``nalive`` does not change."""
+    a count's read-back): they are listed from its cells' masks (``list_perms``) at the
+    front of its block; its ``nalive`` does not change."""
     if not is_lazy(tables, live.nalive, k):
         return
-    masks = entry_masks(tables, live, k)
-    live.nalive[k] = place_perms(tables, live, k, masks, live.nalive[k],
-                                 np.empty(masks.shape[0], np.int64))
+    a = tables.ent_off[k]
+    masks = np.empty(tables.ent_off[k + 1] - a, np.int64)     # its cells' masks
+    for p in range(masks.shape[0]):
+        masks[p] = live.mask[tables.ent_var[a + p]]
+    start = tables.tab_off[k]
+    found = np.empty(live.nalive[k], np.int64)
+    n = list_perms(masks, tables.perm_set[k], tables.rows, start, tables.tab_off[k + 1], found,
+                   np.empty(masks.shape[0], np.int64))
+    for i in range(n):
+        swap_rows(live.perm, live.pos, live.pos[found[i]], start + i)
+    live.nalive[k] = n

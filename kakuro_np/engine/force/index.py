@@ -1,5 +1,4 @@
-"""The index of the big tables: each table's rows by position and digit (``build_index``),
-and where each variable sits among its entries' cells (``var_slots``)."""
+"""The index of the big tables: each table's rows by position and digit (``build_index``)."""
 
 from __future__ import annotations
 
@@ -71,16 +70,3 @@ def build_index(ent_off, rows, tab_off, min_rows, max_entries, skip):
                     idx_row[fill[i]] = r
                     fill[i] += 1
     return idx_off, idx_row
-
-
-@kernel
-def var_slots(ent_off, ent_var, var_eoff):
-    """Where each variable is among the cells of each of its entries: the ``var_slot``
-    beside ``var_ent`` (``jposs.var_entries`` fills both in the same order)."""
-    fill = var_eoff[:-1].copy()
-    var_slot = np.zeros(ent_var.shape[0], np.int64)
-    for k in range(ent_off.shape[0] - 1):
-        for i in range(ent_off[k], ent_off[k + 1]):
-            var_slot[fill[ent_var[i]]] = i
-            fill[ent_var[i]] += 1
-    return var_slot

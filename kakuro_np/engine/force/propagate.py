@@ -2,8 +2,8 @@
 walks' start, the fixpoint of every table in full (``start_state``).
 
 The fixpoint is the same whatever order entries are filtered in, so the
-kernel's queue reaches the essay's ``force^:_`` tables exactly (``force_round`` is one
-round of the essay's ``force``).
+kernel's queue reaches the essay's ``force^:_`` tables exactly (``force_rows``, with one
+round of the essay's ``force`` beside it).
 """
 
 from __future__ import annotations
@@ -12,23 +12,11 @@ import numpy as np
 
 from ..build.jposs import var_entries
 from ..build.perms import perm_sets
-from ..core.jit import borrow, inline_kernel, kernel
+from ..core.jit import borrow, kernel
 from ..core.state import Live, Tables
 from ..core.workqueue import dequeue, enqueue, new_queue
-from .filters import filter_big, filter_perm, filter_scan
-from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index, var_slots
-
-
-@inline_kernel
-def clear_queue(tables, live):
-    """Empty the queue, leaving no entry with digits gone (``live.gone``): a node left
-    before it was propagated must not leave them to the next ``propagate``, whose
-    indexed filters drop the rows holding them whatever the masks say."""
-    queue, inq, qstate, ent_off, gone = live.queue, live.inq, live.qstate, tables.ent_off, live.gone
-    while qstate[1] > 0:
-        j = dequeue(queue, inq, qstate)
-        for q in range(ent_off[j], ent_off[j + 1]):
-            gone[q] = 0
+from .filters import filter_perm, filter_scan
+from .index import INDEX_MAX_ENTRIES, INDEX_MIN, build_index
 
 
 @kernel
@@ -50,25 +38,28 @@ def propagate_from(tables, live, stop_on_empty, proj):
     records' arrays that are not reference-counted (``jit.borrow``)."""
     queue, inq, qstate = borrow(live.queue), borrow(live.inq), borrow(live.qstate)
     nalive, mask, gone = borrow(live.nalive), borrow(live.mask), borrow(live.gone)
-    perm, pos, proj = borrow(live.perm), borrow(live.pos), borrow(proj)
-    ent_off, ent_var, rows = borrow(tables.ent_off), borrow(tables.ent_var), borrow(tables.rows)
+    proj = borrow(proj)
+    ent_off, ent_var = borrow(tables.ent_off), borrow(tables.ent_var)
     var_eoff, var_ent = borrow(tables.var_eoff), borrow(tables.var_ent)
-    var_slot, tab_off = borrow(tables.var_slot), borrow(tables.tab_off)
-    perm_set, idx_off = borrow(tables.perm_set), borrow(tables.idx_off)
+    var_slot, perm_set = borrow(tables.var_slot), borrow(tables.perm_set)
     emptied = -1
     while qstate[1] > 0:
         k = dequeue(queue, inq, qstate)
         if perm_set[k] != 0:                        # a permutation table (``perms``)
             n = filter_perm(tables, live, k, proj)
-        elif idx_off[81 * k] != idx_off[81 * k + 81]:   # a big table
-            n = filter_big(tables, live, k, proj)
         else:
             n = filter_scan(tables, live, k, proj)
         if n == 0:
             if emptied < 0:
                 emptied = k
             if stop_on_empty:
-                clear_queue(tables, live)
+                # empty the queue, leaving no entry with digits gone: a node left before
+                # it was propagated must not leave them to the next ``propagate``, whose
+                # indexed filters drop the rows holding them whatever the masks say
+                while qstate[1] > 0:
+                    j = dequeue(queue, inq, qstate)
+                    for q in range(ent_off[j], ent_off[j + 1]):
+                        gone[q] = 0
                 return emptied
         a = ent_off[k]
         for p in range(ent_off[k + 1] - a):
@@ -87,42 +78,40 @@ def propagate_from(tables, live, stop_on_empty, proj):
 
 
 @kernel
-def start_state(root, stop_on_empty):
+def start_state(root, stop_on_empty, index_min=-1):
     """The search's root: the fixpoint of ``force`` from every table in full.
 
     Returns ``(emptied, tables, live)``: -1 or the first entry whose table
     emptied (with ``stop_on_empty`` it stops there, see ``propagate``), the
     ``state.Tables`` and the ``state.Live`` node, whose ``mask`` is ``root.mask``
     itself, changed in place. The tables' index is the root's (built once per
-    model, ``model.build``), else one of the tables of INDEX_MIN rows or more.
+    model, ``model.build``), else one of the tables of INDEX_MIN rows or more; with
+    ``index_min`` (0 or more), one of the tables of ``index_min`` rows or more, but a
+    model's permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them.
     From ``root.fit_mask`` itself (the model's masks, whose fixpoint the tables
     are) there is nothing to force, and no table is filtered. A model's root masks
     must lie within its ``fit_mask``: a lazy permutation table (``perms``) counts its
     live rows from the masks, and its table holds only the rows the model's allow.
     """
-    if root.idx_off.shape[0] == 81 * (root.tab_off.shape[0] - 1) + 1:
-        return start_from(root, stop_on_empty, root.idx_off, root.idx_row)
-    return start_indexed(root, stop_on_empty, INDEX_MIN)
-
-
-@kernel
-def start_indexed(root, stop_on_empty, index_min):
-    """``start_state`` with the tables of ``index_min`` rows or more indexed, but a model's
-    permutation tables (kept lazily, ``perms``), as ``model.build`` indexes them."""
-    skip = np.zeros(root.tab_off.shape[0] - 1, np.int64)
-    if root.fit_mask.shape[0] == root.mask.shape[0]:
-        skip = perm_sets(root.ent_off, root.rows, root.tab_off)
-    return start_from(root, stop_on_empty,
-                      *build_index(root.ent_off, root.rows, root.tab_off, index_min,
-                                  INDEX_MAX_ENTRIES, skip))
-
-
-@kernel
-def start_from(root, stop_on_empty, idx_off, idx_row):
-    """``start_state`` with the index ``(idx_off, idx_row)`` (``build_index``)."""
     ent_off, ent_var, mask, rows, tab_off = root[:5]
     E = tab_off.shape[0] - 1
+    of_model = root.fit_mask.shape[0] == mask.shape[0]
+    # a model's tables hold every row its masks allow, so a node's are those its masks do
+    # (``perms``); tables given otherwise (``force_rows``) are filtered row by row
+    perm_set = perm_sets(ent_off, rows, tab_off) if of_model else np.zeros(E, np.int64)
+    if index_min < 0 and root.idx_off.shape[0] == 81 * E + 1:
+        idx_off, idx_row = root.idx_off, root.idx_row
+    else:
+        idx_off, idx_row = build_index(ent_off, rows, tab_off,
+                                       INDEX_MIN if index_min < 0 else index_min,
+                                       INDEX_MAX_ENTRIES, perm_set)
     var_eoff, var_ent = var_entries(ent_off, ent_var, mask.shape[0])
+    var_slot = np.zeros(ent_var.shape[0], np.int64)     # where each variable is among the
+    fill = var_eoff[:-1].copy()                         # cells of each of its entries,
+    for k in range(E):                                  # beside ``var_ent`` (filled in
+        for i in range(ent_off[k], ent_off[k + 1]):     # the same order)
+            var_slot[fill[ent_var[i]]] = i
+            fill[ent_var[i]] += 1
     perm = np.empty(rows.shape[0], np.int32)
     for r in range(rows.shape[0]):
         perm[r] = r
@@ -130,12 +119,8 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
     for k in range(E):
         nalive[k] = tab_off[k + 1] - tab_off[k]
     queue, inq, qstate = new_queue(E)
-    of_model = root.fit_mask.shape[0] == mask.shape[0]
-    # a model's tables hold every row its masks allow, so a node's are those its masks do
-    # (``perms``); tables given otherwise (``force_fixpoint``) are filtered row by row
-    perm_set = perm_sets(ent_off, rows, tab_off) if of_model else np.zeros(E, np.int64)
-    tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slots(ent_off, ent_var, var_eoff),
-                    rows, tab_off, idx_off, idx_row, perm_set)
+    tables = Tables(ent_off, ent_var, var_eoff, var_ent, var_slot, rows, tab_off, idx_off,
+                    idx_row, perm_set)
     at_fixpoint = of_model
     for v in range(root.fit_mask.shape[0]):
         at_fixpoint = at_fixpoint and mask[v] == root.fit_mask[v]
@@ -151,46 +136,40 @@ def start_from(root, stop_on_empty, idx_off, idx_row):
 
 
 @kernel
-def force_fixpoint(root):
-    """The essay's ``force^:_`` from ``root`` (its tables, every digit allowed): live-row
-    flags of the fixpoint."""
-    rows, tab_off = root.rows, root.tab_off
-    _, _, live = start_state(root, False)
-    alive = np.zeros(rows.shape[0], np.bool_)
-    for k in range(tab_off.shape[0] - 1):
-        for i in range(tab_off[k], tab_off[k] + live.nalive[k]):
-            alive[live.perm[i]] = True
-    return alive
+def force_rows(root, until_fixed):
+    """The rows the essay's ``force`` keeps of ``root``'s tables (every digit allowed), as
+    live-row flags: one round of it, or with ``until_fixed`` its fixpoint ``force^:_``
+    (``start_state``, which narrows ``root.mask`` in place).
 
-
-@kernel
-def force_round(rows, tab_off, alive, ent_off, ent_var, n_var):
-    """One round of the essay's force, in place on ``alive``; True if a row was dropped.
-
-    Each cell's mask is the AND over its entries of the digits their live rows
-    put there; then each table keeps the rows whose every digit its cells allow.
+    A round: each cell's mask is the AND over its entries of the digits their rows put
+    there; then each table keeps the rows whose every digit its cells allow.
     """
+    ent_off, ent_var, mask, rows, tab_off = root[:5]
     E = tab_off.shape[0] - 1
-    mask = np.full(n_var, 0x1FF, np.int64)
+    if until_fixed:
+        _, _, live = start_state(root, False)
+        alive = np.zeros(rows.shape[0], np.bool_)
+        for k in range(E):
+            for i in range(tab_off[k], tab_off[k] + live.nalive[k]):
+                alive[live.perm[i]] = True
+        return alive
+    alive = np.ones(rows.shape[0], np.bool_)
+    cell = np.full(mask.shape[0], 0x1FF, np.int64)
     proj = np.zeros(9, np.int64)
     for k in range(E):
         a = ent_off[k]
         L = ent_off[k + 1] - a
         proj[:L] = 0
         for r in range(tab_off[k], tab_off[k + 1]):
-            if alive[r]:
-                for p in range(L):
-                    proj[p] |= 1 << (rows[r, p] - 1)
+            for p in range(L):
+                proj[p] |= 1 << (rows[r, p] - 1)
         for p in range(L):
-            mask[ent_var[a + p]] &= proj[p]
-    changed = False
+            cell[ent_var[a + p]] &= proj[p]
     for k in range(E):
         a = ent_off[k]
         for r in range(tab_off[k], tab_off[k + 1]):
-            if alive[r]:
-                for p in range(ent_off[k + 1] - a):
-                    if not (mask[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
-                        alive[r] = False
-                        changed = True
-                        break
-    return changed
+            for p in range(ent_off[k + 1] - a):
+                if not (cell[ent_var[a + p]] >> (rows[r, p] - 1)) & 1:
+                    alive[r] = False
+                    break
+    return alive

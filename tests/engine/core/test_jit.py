@@ -16,7 +16,7 @@ from numba.core.errors import TypingError
 
 from kakuro_np.engine.core import jit
 from kakuro_np.engine.core.jit import (NO_DEADLINE, borrow, copy_into, deadline_ns, grow,
-                                       grow_unset, monotonic_ns, sort_ints)
+                                       monotonic_ns, sort_ints)
 from conftest import examples
 
 INT64 = st.integers(-2**63, 2**63 - 1)
@@ -55,7 +55,7 @@ def test_sort_ints_of_an_empty_or_reversed_slice():
     assert a.tolist() == list(range(1, 11))
 
 
-# -- grow, grow_unset and copy_into ----------------------------------------------------------
+# -- grow and copy_into ----------------------------------------------------------------------
 
 @settings(max_examples=examples(100))
 @given(st.lists(INT64, max_size=40), st.integers(0, 40))
@@ -67,24 +67,13 @@ def test_grow_keeps_the_items_and_zeroes_the_new_ones(values, extra):
     assert not np.shares_memory(a, b)
 
 
-@settings(max_examples=examples(100))
-@given(st.lists(INT64, max_size=40), st.integers(0, 40))
-def test_grow_unset_keeps_the_items(values, extra):
-    a = np.array(values, np.int64)
-    b = grow_unset(a, np.int64(len(values) + extra))
-    assert b.dtype == np.int64 and b.shape == (len(values) + extra,)
-    assert b[:len(values)].tolist() == values
-    assert not np.shares_memory(a, b)
-
-
 @settings(max_examples=examples(60))
 @given(st.integers(0, 12), st.integers(0, 12), st.integers(0, 2**32 - 1))
 def test_growing_table_rows_keeps_each_row_whole(n, extra, seed):
     rows = np.random.default_rng(seed).integers(-128, 128, (n, 9), dtype=np.int8)
-    for made in (grow(rows, np.int64(n + extra)), grow_unset(rows, np.int64(n + extra))):
-        assert made.dtype == np.int8 and made.shape == (n + extra, 9)
-        assert np.array_equal(made[:n], rows)
-    assert not grow(rows, np.int64(n + extra))[n:].any()
+    made = grow(rows, np.int64(n + extra))
+    assert made.dtype == np.int8 and made.shape == (n + extra, 9)
+    assert np.array_equal(made[:n], rows) and not made[n:].any()
 
 
 @settings(max_examples=examples(100))

@@ -11,9 +11,8 @@ from conftest import PUZZLES, examples
 from strategies import filled_puzzles
 from kakuro_np.engine.build.perms import LAZY_ROWS
 from kakuro_np.engine.core.state import tables_model
-from kakuro_np.engine.force import start_indexed, start_state
-from kakuro_np.engine.force.filters import (entry_masks, filter_big, filter_indexed,
-                                            filter_perm, filter_scan, is_lazy, list_lazy,
+from kakuro_np.engine.force import start_state
+from kakuro_np.engine.force.filters import (filter_perm, filter_scan, is_lazy, list_lazy,
                                             swap_rows)
 from kakuro_np.engine.model import build
 
@@ -103,7 +102,7 @@ def random_node(puzzle, index_min, seed):
     assume(puzzle.blank.any())                  # no blank cell: no entry to filter
     m = build(puzzle)
     root = tables_model(m.ent_off, m.ent_var, m.rows, m.tab_off).root()
-    emptied, tables, live = start_indexed(root, True, index_min)
+    emptied, tables, live = start_state(root, True, index_min)
     assert emptied == -1
     rng = np.random.default_rng(seed)
     open_entries = np.flatnonzero(live.nalive > 1)
@@ -137,33 +136,30 @@ def test_a_big_tables_filter_keeps_exactly_the_live_rows_the_masks_allow(case, s
     puzzle, _ = case
     tables, live, k, rng = random_node(puzzle, 1, seed)
     assert tables.idx_off[81 * k] != tables.idx_off[81 * k + 81]     # k is indexed
-    filter_twice_and_check(tables, live, k, rng, filter_big)
+    filter_twice_and_check(tables, live, k, rng, filter_scan)
 
 
 @settings(max_examples=examples(90))
 @given(filled_puzzles(), st.integers(0, 2**32 - 1))
-def test_the_index_filter_keeps_the_rows_the_masks_allow_or_declines_untouched(case, seed):
-    """``filter_indexed`` either filters as a scan would, leaving a live support for each
-    digit it finds, or (its lists as long as the live rows) returns -1, changing
-    nothing."""
+def test_a_filter_through_the_index_leaves_a_live_support_for_each_digit_it_finds(case, seed):
+    """On an indexed table whose index visits fewer rows than are live (and an eighth of
+    its rows live), ``filter_scan`` goes through the index: it filters as a scan would,
+    and each digit it finds has a live support holding it."""
     puzzle, _ = case
     tables, live, k, rng = random_node(puzzle, 1, seed)
-    base = 81 * k
+    base, a = 81 * k, tables.ent_off[k]
     L = len(cells_of(tables, k))
+    start, size = tables.tab_off[k], tables.tab_off[k + 1] - tables.tab_off[k]
     for _ in range(2):
         narrow_entry(tables, live, k, rng, most=1)      # few rows to drop: by the index
-        perm, nalive, gone = live.perm.copy(), int(live.nalive[k]), live.gone.copy()
-        support = live.support.copy()
+        perm, nalive = live.perm.copy(), int(live.nalive[k])
+        work = sum(int(tables.idx_off[base + 9 * p + d + 1] - tables.idx_off[base + 9 * p + d])
+                   for p in range(L) for d in range(9) if live.gone[a + p] >> d & 1)
         proj = np.full(9, -1, np.int64)
-        n = filter_indexed(tables, live, k, proj)
-        if n == -1:
-            assert np.array_equal(live.perm, perm) and live.nalive[k] == nalive
-            assert np.array_equal(live.gone, gone) and np.array_equal(live.support, support)
-            check_filtered(tables, live, k, perm, nalive,
-                           filter_scan(tables, live, k, proj), proj)
-            continue
+        n = filter_scan(tables, live, k, proj)
         check_filtered(tables, live, k, perm, nalive, n, proj)
-        start = tables.tab_off[k]
+        if nalive * 8 < size or work >= nalive:          # scanned
+            continue
         for p in range(L):
             for d in range(9):
                 if proj[p] >> d & 1:
@@ -277,17 +273,6 @@ def test_only_a_permutation_table_with_more_than_lazy_rows_live_is_lazy():
     _, tables, live = start_state(build(kn.read(PUZZLES / "k3.txt")).root(), True)
     assert not tables.perm_set.any()
     assert not is_lazy(tables, np.full(len(live.nalive), 10**6), 0)
-
-
-def test_entry_masks_are_its_cells_masks_in_order():
-    m = build(kn.read(PUZZLES / "k3.txt"))
-    _, tables, live = start_state(m.root(), True)
-    for k in range(len(m.ent_sum)):
-        cells = m.ent_var[m.ent_off[k]:m.ent_off[k + 1]]
-        assert entry_masks(tables, live, k).tolist() == live.mask[cells].tolist()
-    masks = entry_masks(tables, live, 0)
-    masks[:] = 0                                    # a new array, not a view of the masks
-    assert live.mask[m.ent_var[0]] != 0
 
 
 def test_swapping_rows_keeps_places_and_rows_inverse():

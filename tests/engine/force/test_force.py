@@ -57,11 +57,11 @@ def walk_both(root, rng, steps):
     with none, side by side: each step applies the same live row to both and
     propagates; a dead node goes back to its parent, a solution to the root. The
     masks, the emptied entry and each entry's set of live rows must agree."""
-    from kakuro_np.engine.force import apply_row, propagate, start_indexed
+    from kakuro_np.engine.force import apply_row, propagate
 
     def copy(r):
         return r._replace(mask=r.mask.copy())
-    sides = [start_indexed(copy(root), True, 1), start_indexed(copy(root), True, 1 << 40)]
+    sides = [start_state(copy(root), True, 1), start_state(copy(root), True, 1 << 40)]
     assert sides[0][0] == sides[1][0]
     if sides[0][0] >= 0:
         return 0
@@ -118,10 +118,10 @@ def test_indexed_filter_agrees_with_the_scan_on_big_tables():
 
 
 def test_the_models_index_is_the_one_each_start_would_build():
-    from kakuro_np.engine.force import INDEX_MIN, start_indexed
+    from kakuro_np.engine.force import INDEX_MIN
     for puzzle in [kn.read(PUZZLES / "k3.txt"), open_grid(8, 2)[0], open_grid(9, 3)[0]]:
         m = model(puzzle)
-        shared, built = start_state(m.root(), True), start_indexed(m.root(), True, INDEX_MIN)
+        shared, built = start_state(m.root(), True), start_state(m.root(), True, INDEX_MIN)
         assert shared[1].idx_row is m.idx_row                  # the model's, not a new one
         assert np.array_equal(shared[1].idx_off, built[1].idx_off)
         assert np.array_equal(shared[1].idx_row, built[1].idx_row)

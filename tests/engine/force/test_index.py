@@ -1,4 +1,4 @@
-"""engine.force.index: the big tables' rows by position and digit, the variables' slots."""
+"""engine.force.index: the big tables' rows by position and digit."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -6,11 +6,10 @@ from hypothesis import strategies as st
 
 import kakuro_np as kn
 from conftest import PUZZLES, examples
-from strategies import filled_puzzles, open_grid
-from kakuro_np.engine.build.jposs import var_entries
+from strategies import open_grid
 from kakuro_np.engine.build.perms import perm_sets
 from kakuro_np.engine.force import INDEX_MAX_ENTRIES, INDEX_MIN
-from kakuro_np.engine.force.index import build_index, var_slots
+from kakuro_np.engine.force.index import build_index
 from kakuro_np.engine.model import build
 
 NO_LIMIT = 1 << 40
@@ -136,30 +135,3 @@ def test_the_models_of_k3_and_an_open_grid_index_their_big_tables_but_the_lazy_o
     assert lazy.any()
     assert np.array_equal(held, (size >= INDEX_MIN) & ~lazy)
     assert (size[held] * length[held]).sum() <= INDEX_MAX_ENTRIES
-
-
-@settings(max_examples=examples(90))
-@given(filled_puzzles())
-def test_each_variables_slots_are_its_cells_in_its_entries(case):
-    """``var_slot[q]`` is where variable ``v`` sits among the cells of entry ``var_ent[q]``,
-    for each of ``v``'s entries: every cell of every entry once."""
-    puzzle, _ = case
-    m = build(puzzle)
-    V = len(m.var_cell)
-    var_eoff, var_ent = var_entries(m.ent_off, m.ent_var, V)
-    var_slot = var_slots(m.ent_off, m.ent_var, var_eoff)
-    assert sorted(var_slot.tolist()) == list(range(len(m.ent_var)))
-    for v in range(V):
-        for q in range(var_eoff[v], var_eoff[v + 1]):
-            k = var_ent[q]
-            assert m.ent_off[k] <= var_slot[q] < m.ent_off[k + 1]
-            assert m.ent_var[var_slot[q]] == v
-
-
-def test_var_slots_of_two_crossing_entries():
-    """Entries 0 (variables 0, 1) and 1 (variables 2, 0): variable 0 is slot 0 of entry 0
-    and slot 3 (the second cell of entry 1)."""
-    ent_off, ent_var = np.array([0, 2, 4]), np.array([0, 1, 2, 0])
-    var_eoff, var_ent = var_entries(ent_off, ent_var, 3)
-    assert var_eoff.tolist() == [0, 2, 3, 4] and var_ent.tolist() == [0, 1, 0, 1]
-    assert var_slots(ent_off, ent_var, var_eoff).tolist() == [0, 3, 1, 2]

@@ -13,8 +13,7 @@ from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.core.state import tables_model
 from kakuro_np.engine.core.workqueue import enqueue
 from kakuro_np.engine.force import INDEX_MIN, apply_digit, live_rows
-from kakuro_np.engine.force.propagate import (force_fixpoint, force_round, propagate,
-                                              start_indexed, start_state)
+from kakuro_np.engine.force.propagate import force_rows, propagate, start_state
 from kakuro_np.engine.model import build
 
 NEVER = 1 << 40             # an index_min no table reaches: no index
@@ -110,13 +109,13 @@ def test_a_start_from_narrowed_masks_reaches_their_fixpoint_and_names_the_first_
     empty = [not want_alive[m.tab_off[k]:m.tab_off[k + 1]].any()
              for k in range(len(m.ent_sum))]
     stopping = root._replace(mask=root.mask.copy())
-    emptied, tables, live = start_indexed(root, False, index_min)
+    emptied, tables, live = start_state(root, False, index_min)
     check_fixpoint(m, tables, live, want_mask, want_alive)
     assert (emptied >= 0) == any(empty)
     assert emptied == -1 or empty[emptied]
     if keep_fill:
         assert emptied == -1
-    stopped, tables, live = start_indexed(stopping, True, index_min)
+    stopped, tables, live = start_state(stopping, True, index_min)
     assert stopped == emptied
     assert live.qstate[1] == 0 and not live.inq.any() and not live.gone.any()
     if stopped >= 0:
@@ -129,7 +128,7 @@ def test_propagating_every_entry_again_at_a_fixpoint_changes_nothing(case, seed,
     puzzle, fill = case
     m = build(puzzle)
     root = narrowed_root(m, fill, np.random.default_rng(seed), True)
-    emptied, tables, live = start_indexed(root, False, index_min)
+    emptied, tables, live = start_state(root, False, index_min)
     assert emptied == -1
     mask, nalive, rows = live.mask.copy(), live.nalive.copy(), live_sets(tables, live)
     live.gone[:] = 0x1FF                            # every column to check again
@@ -249,7 +248,36 @@ def test_a_start_from_the_models_own_masks_forces_nothing():
     assert not live.gone.any() and (live.support == -1).all() and live.qstate[1] == 0
 
 
-def test_start_indexed_indexes_the_big_tables_but_a_models_lazy_ones():
+@settings(max_examples=examples(90))
+@given(filled_puzzles())
+def test_each_variables_slots_are_its_cells_in_its_entries(case):
+    """The start's ``var_slot[q]`` is where variable ``v`` sits among the cells of entry
+    ``var_ent[q]``, for each of ``v``'s entries: every cell of every entry once."""
+    puzzle, _ = case
+    m = build(puzzle)
+    _, tables, _ = start_state(m.root(), True)
+    var_eoff, var_ent, var_slot = tables.var_eoff, tables.var_ent, tables.var_slot
+    assert sorted(var_slot.tolist()) == list(range(len(m.ent_var)))
+    for v in range(len(m.var_cell)):
+        for q in range(var_eoff[v], var_eoff[v + 1]):
+            k = var_ent[q]
+            assert m.ent_off[k] <= var_slot[q] < m.ent_off[k + 1]
+            assert m.ent_var[var_slot[q]] == v
+
+
+def test_the_variables_slots_of_two_crossing_entries():
+    """Entries 0 (variables 0, 1) and 1 (variables 2, 0): variable 0 is slot 0 of entry 0
+    and slot 3 (the second cell of entry 1)."""
+    ent_off, ent_var = np.array([0, 2, 4]), np.array([0, 1, 2, 0])
+    rows = np.zeros((2, 9), np.int8)
+    rows[0, :2], rows[1, :2] = (1, 2), (3, 1)
+    _, tables, _ = start_state(tables_model(ent_off, ent_var, rows, np.array([0, 1, 2])).root(),
+                               True)
+    assert tables.var_eoff.tolist() == [0, 2, 3, 4] and tables.var_ent.tolist() == [0, 1, 0, 1]
+    assert tables.var_slot.tolist() == [0, 3, 1, 2]
+
+
+def test_a_start_indexes_the_big_tables_but_a_models_lazy_ones():
     """The crossing 21 and 39 over 6 cells: 360 rows each, kept lazily in their model and
     so not indexed; given as plain tables, indexed. k3 with index_min 1: every table."""
     blank = np.zeros((7, 7), bool)
@@ -261,17 +289,17 @@ def test_start_indexed_indexes_the_big_tables_but_a_models_lazy_ones():
     def indexed(tables):
         return [bool(tables.idx_off[81 * k] != tables.idx_off[81 * k + 81])
                 for k in range(len(tables.tab_off) - 1)]
-    _, tables, _ = start_indexed(m.root(), True, 1)
+    _, tables, _ = start_state(m.root(), True, 1)
     assert indexed(tables) == [False, False] and tables.perm_set.all()
-    _, tables, live = start_indexed(tables_model(m.ent_off, m.ent_var, m.rows,
+    _, tables, live = start_state(tables_model(m.ent_off, m.ent_var, m.rows,
                                                  m.tab_off).root(), True, 1)
     assert indexed(tables) == [True, True] and not tables.perm_set.any()
     assert live.nalive.tolist() == [360, 360]
-    _, tables, _ = start_indexed(tables_model(m.ent_off, m.ent_var, m.rows,
+    _, tables, _ = start_state(tables_model(m.ent_off, m.ent_var, m.rows,
                                               m.tab_off).root(), True, 361)
     assert indexed(tables) == [False, False]
     k3 = build(kn.read(PUZZLES / "k3.txt"))
-    _, tables, _ = start_indexed(k3.root(), True, 1)
+    _, tables, _ = start_state(k3.root(), True, 1)
     assert all(indexed(tables)) and len(tables.idx_row) == (np.diff(k3.tab_off)
                                                              * np.diff(k3.ent_off)).sum()
 
@@ -280,17 +308,23 @@ def essay_tables(m):
     """The essay's jposs tables of model ``m``'s entries, from its givens."""
     g = m.puzzle.given.ravel()[m.var_cell].astype(np.int64)
     mask = np.where(g > 0, 1 << np.maximum(g - 1, 0), 0x1FF).astype(np.int64)
-    rows, tab_off, _ = build_tables(m.ent_off, m.ent_var, m.ent_sum, mask, np.int64(2**62),
-                                    np.int64(NO_DEADLINE))
+    rows, tab_off, _, _ = build_tables(m.ent_off, m.ent_var, m.ent_sum, mask, np.int64(2**62),
+                                       np.int64(NO_DEADLINE), False)
     return rows, tab_off
+
+
+def essay_root(ent_off, ent_var, rows, tab_off, alive):
+    """The root of the tables ``rows[tab_off]`` with only their ``alive`` rows."""
+    keep = np.flatnonzero(alive)
+    return tables_model(ent_off, ent_var, rows[keep], np.searchsorted(keep, tab_off)).root()
 
 
 @settings(max_examples=examples(60))
 @given(filled_puzzles())
-def test_each_round_of_force_is_the_essays_and_they_end_at_force_fixpoint(case):
-    """``force_round`` from the jposs tables, round by round against numpy (the masks
-    from the live rows, then the rows the masks allow), True while a row drops; where the
-    rounds stop, ``force_fixpoint`` and the numpy fixpoint."""
+def test_each_round_of_force_is_the_essays_and_they_end_at_its_fixpoint(case):
+    """``force_rows`` from the jposs tables, round by round (each on the rows the last one
+    kept) against numpy (the masks from the live rows, then the rows the masks allow);
+    where the rounds stop, ``force_rows`` until fixed and the numpy fixpoint."""
     puzzle, _ = case
     m = build(puzzle)
     rows, tab_off = essay_tables(m)
@@ -300,13 +334,14 @@ def test_each_round_of_force_is_the_essays_and_they_end_at_force_fixpoint(case):
     for _ in range(50):
         mask = projected(rows, valid, slot, m.ent_var, alive, V)
         want = alive & fits(rows, valid, slot, m.ent_var, mask)
-        dropped = force_round(rows, tab_off, alive, m.ent_off, m.ent_var, V)
-        assert np.array_equal(alive, want)
-        if not dropped:
+        kept = force_rows(essay_root(m.ent_off, m.ent_var, rows, tab_off, alive), False)
+        assert np.array_equal(kept, want[alive])
+        if want.sum() == alive.sum():
             break
+        alive = want
     else:
         raise AssertionError("force did not reach its fixpoint in 50 rounds")
-    kept = force_fixpoint(tables_model(m.ent_off, m.ent_var, rows, tab_off).root())
-    assert np.array_equal(kept, alive)
+    fixed = force_rows(tables_model(m.ent_off, m.ent_var, rows, tab_off).root(), True)
+    assert np.array_equal(fixed, alive)
     _, fixed = numpy_fixpoint(rows, tab_off, m.ent_off, m.ent_var, np.full(V, 0x1FF, np.int64))
     assert np.array_equal(fixed, alive)

@@ -1,4 +1,4 @@
-"""engine.force.tables: build_forced_tables, every table forced as it is built."""
+"""jposs.build_tables: the model's tables, every one forced as it is built, and the essay's."""
 
 import numpy as np
 from hypothesis import assume, given, settings
@@ -11,8 +11,7 @@ from kakuro_np.engine.build.jposs import build_tables
 from kakuro_np.engine.core.codes import CONTRADICTION, OK, OVER_BUDGET, TIMED_OUT
 from kakuro_np.engine.core.jit import NO_DEADLINE
 from kakuro_np.engine.core.state import tables_model
-from kakuro_np.engine.force import force_fixpoint, force_round
-from kakuro_np.engine.force.tables import build_forced_tables
+from kakuro_np.engine.force import force_rows
 from kakuro_np.engine.model import build
 
 NO_BUDGET = np.int64(2**62)
@@ -25,13 +24,13 @@ def start_masks(m):
 
 
 def forced(m, ent_sum=None, max_rows=NO_BUDGET, deadline=NO_DEADLINE):
-    """``build_forced_tables`` on model ``m``'s entries from its start masks (clues
+    """``build_tables`` (forced) on model ``m``'s entries from its start masks (clues
     ``ent_sum`` instead of the puzzle's if given): ``(rows, tab_off, status, culprit,
     mask)``, the masks as the build left them."""
     mask = start_masks(m)
     ent_sum = m.ent_sum if ent_sum is None else ent_sum
-    out = build_forced_tables(m.ent_off, m.ent_var, ent_sum, mask, np.int64(max_rows),
-                              np.int64(deadline))
+    out = build_tables(m.ent_off, m.ent_var, ent_sum, mask, np.int64(max_rows),
+                       np.int64(deadline), True)
     return (*out, mask)
 
 
@@ -42,16 +41,22 @@ def split(rows, tab_off):
 
 def essay_fixpoint(m, ent_sum=None):
     """The essay's route: the jposs tables (from the start masks), then ``force^:_`` twice
-    over, by ``force_fixpoint`` and by ``force_round`` until it drops nothing. Returns
-    both lists of tables."""
+    over, by ``force_rows`` until fixed and round by round until a round drops nothing.
+    Returns both lists of tables."""
     ent_sum = m.ent_sum if ent_sum is None else ent_sum
-    rows, tab_off, status = build_tables(m.ent_off, m.ent_var, ent_sum, start_masks(m),
-                                         NO_BUDGET, np.int64(NO_DEADLINE))
-    assert status == OK
-    kept = force_fixpoint(tables_model(m.ent_off, m.ent_var, rows, tab_off).root())
+    rows, tab_off, status, culprit = build_tables(m.ent_off, m.ent_var, ent_sum, start_masks(m),
+                                                  NO_BUDGET, np.int64(NO_DEADLINE), False)
+    assert (status, culprit) == (OK, -1)
+    kept = force_rows(tables_model(m.ent_off, m.ent_var, rows, tab_off).root(), True)
     alive = np.ones(len(rows), np.bool_)
-    while force_round(rows, tab_off, alive, m.ent_off, m.ent_var, len(m.var_cell)):
-        pass
+    while True:
+        keep = np.flatnonzero(alive)
+        root = tables_model(m.ent_off, m.ent_var, rows[keep], np.searchsorted(keep, tab_off)).root()
+        after = np.zeros(len(rows), np.bool_)
+        after[keep[force_rows(root, False)]] = True
+        if np.array_equal(after, alive):
+            break
+        alive = after
     return ([rows[tab_off[k]:tab_off[k + 1]][kept[tab_off[k]:tab_off[k + 1]]]
              for k in range(len(tab_off) - 1)],
             [rows[tab_off[k]:tab_off[k + 1]][alive[tab_off[k]:tab_off[k + 1]]]
@@ -163,9 +168,9 @@ def test_an_entry_impossible_by_its_combinations_is_the_culprit():
     """Entry 0 (cells 0, 1: 3) can be filled; entry 1 (cells 2, 3: 4) cannot with a 9 given
     in cell 2: the build stops with no tables and names entry 1."""
     mask = np.array([0x1FF, 0x1FF, 1 << 8, 0x1FF], np.int64)
-    rows, tab_off, status, culprit = build_forced_tables(
+    rows, tab_off, status, culprit = build_tables(
         np.array([0, 2, 4]), np.array([0, 1, 2, 3]), np.array([3, 4]), mask, NO_BUDGET,
-        np.int64(NO_DEADLINE))
+        np.int64(NO_DEADLINE), True)
     assert (status, culprit) == (CONTRADICTION, 1)
     assert rows.shape == (0, 9) and tab_off.tolist() == [0, 0, 0]
 
@@ -173,9 +178,9 @@ def test_an_entry_impossible_by_its_combinations_is_the_culprit():
 def test_two_entries_that_share_no_digit_on_their_common_cell_contradict():
     """Cell 0 holds 1 or 2 for the 3 over cells 0, 1 and 8 or 9 for the 17 over cells 0, 2."""
     mask = np.full(3, 0x1FF, np.int64)
-    rows, tab_off, status, culprit = build_forced_tables(
+    rows, tab_off, status, culprit = build_tables(
         np.array([0, 2, 4]), np.array([0, 1, 0, 2]), np.array([3, 17]), mask, NO_BUDGET,
-        np.int64(NO_DEADLINE))
+        np.int64(NO_DEADLINE), True)
     assert status == CONTRADICTION and culprit in (0, 1)
     assert rows.shape == (0, 9) and tab_off.tolist() == [0, 0, 0]
 
@@ -197,8 +202,33 @@ def test_a_build_past_its_deadline_is_timed_out_with_no_tables():
 
 
 def test_no_entries_build_no_tables():
-    rows, tab_off, status, culprit = build_forced_tables(
+    rows, tab_off, status, culprit = build_tables(
         np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-        np.zeros(0, np.int64), NO_BUDGET, np.int64(NO_DEADLINE))
+        np.zeros(0, np.int64), NO_BUDGET, np.int64(NO_DEADLINE), True)
     assert (status, culprit) == (OK, -1)
     assert rows.shape == (0, 9) and tab_off.tolist() == [0]
+
+
+@settings(max_examples=examples(60))
+@given(filled_puzzles())
+def test_the_essays_build_is_the_essays_jposs_table_for_table(case):
+    """Without ``forced``: the essay's order, each table from the masks as they were at its
+    turn (``kn.jposs``), against the plain-numpy essay."""
+    from kakuro_np import essay
+    puzzle, _ = case
+    cells, sums = kn.entries(puzzle)
+    ours = kn.jposs(cells, sums)
+    want = essay.jposs(cells, sums)
+    assert len(ours) == len(want)
+    for k, (a, b) in enumerate(zip(ours, want)):
+        assert np.array_equal(a, np.asarray(b).reshape(-1, len(cells[k]))), k
+
+
+def test_the_essays_build_past_its_row_budget_or_deadline_has_no_tables():
+    m = build(kn.read(PUZZLES / "k3.txt"))
+    for budget, deadline, status in ((20, NO_DEADLINE, OVER_BUDGET), (NO_BUDGET, 1, TIMED_OUT)):
+        rows, tab_off, got, culprit = build_tables(
+            m.ent_off, m.ent_var, m.ent_sum, start_masks(m), np.int64(budget),
+            np.int64(deadline), False)
+        assert (got, culprit) == (status, -1)
+        assert rows.shape == (0, 9) and not tab_off.any() and len(tab_off) == 41
