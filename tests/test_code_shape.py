@@ -174,3 +174,18 @@ def test_kakuro_reads_as_the_pipeline():
     called = [node.func.id for statement in body for node in ast.walk(statement)
               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
     assert called.index("model") < called.index("fan_out") < called.index("on_grid")
+
+
+#: The most kernels the package may define (issue 67: each costs compile time on a cold
+#: cache and reading time; a kernel that only wraps another is folded into its callers).
+MOST_KERNELS = 120
+
+
+def test_the_package_defines_at_most_most_kernels():
+    """Every ``@kernel`` and ``@inline_kernel`` definition counts (numba compiles each)."""
+    kernels = [f"{name}.{node.name}" for name, (_, tree) in modules().items()
+               for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+               and any((d.func if isinstance(d, ast.Call) else d).id in ("kernel", "inline_kernel")
+                       for d in node.decorator_list
+                       if isinstance(d.func if isinstance(d, ast.Call) else d, ast.Name))]
+    assert len(kernels) <= MOST_KERNELS, f"{len(kernels)} kernels"

@@ -15,16 +15,18 @@ core/   : what every stage shares. ``jit`` (kernel conventions, the cache guard 
           lock, the clock, array helpers), ``state`` (the records: ``Root``,
           ``Tables``, ``Live``), ``codes`` (every code a kernel returns, one meaning
           per name), ``policy`` (when each strategy runs: its constants, one name
-          each), ``workqueue`` (the queue of entries to filter again, a heap),
-          ``ahead`` (compiling in helper processes on a first run).
+          each), ``workqueue`` (the queue of entries to filter again),
+          ``ahead`` (compiling in helper processes on a first run: each module declares
+          the groups of its kernels).
 build/  : stages 1 and 2. ``entries`` (the runs of a grid as packed entries),
-          ``jposs`` (each entry's table; the masks of force's fixpoint by each
-          entry's support, ``support_masks``), ``perms``
+          ``jposs`` (each entry's table, the one table builder: ``build_tables``, the
+          model's tables at force's fixpoint or the essay's; the masks of that fixpoint
+          by each entry's support, ``support_masks``), ``perms``
           (tables of one digit set kept without their rows).
 force/  : stage 3, the one propagation. ``index`` (big tables by position and
           digit), ``filters`` (one entry's rows against its cells' masks),
-          ``propagate`` (the fixpoint, and the walks' start, ``start_state``),
-          ``tables`` (the model's tables, written once at the fixpoint), ``moves`` (a walk's moves on a node).
+          ``propagate`` (the fixpoint, the walks' start, ``start_state``, and the public
+          ``force``'s kernel), ``moves`` (a walk's moves on a node).
 model   : stages 1-3 in one kernel call: the packed puzzle (``Model``), whose
           ``root()`` is the one way to a kernel's ``Root``; ``forced_answers``, many
           puzzles' entries and fixpoint in one call (what ``solve_many`` asks first).

@@ -239,3 +239,10 @@ def build(puzzle, max_rows=MAX_ROWS, deadline=NO_DEADLINE) -> Model:
     return Model(puzzle, Packed(ent_off, ent_cell, ent_sum, int(n_across)), status, culprit,
                  var_cell, ent_off, ent_var, ent_sum, mask, rows, tab_off, idx_off, idx_row,
                  fit_mask)
+
+
+# The compile groups of this module's kernels (``ahead``): the model (stages 1-3), and
+# many puzzles' entries and fixpoint in one call.
+ahead.declare("model", __name__, ((__name__, "puzzle_model", "PUZZLE_TYPES"),
+                                  ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")))
+ahead.declare("many", __name__, ((__name__, "solved_by_force", "MANY_TYPES"),), after=("model",))

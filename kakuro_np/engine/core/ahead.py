@@ -53,16 +53,12 @@ from .jit import NO_DEADLINE
 #: name -> ((module, kernel, the module's tuple of argument types, or its function that
 #: returns them when they hold a type a kernel returns), ...): filled by ``declare``, which
 #: each module that defines kernels calls for its own groups.
-KERNELS = {
-    "model": (("kakuro_np.engine.model", "puzzle_model", "PUZZLE_TYPES"),
-              ("kakuro_np.engine.build.entries", "_scan_runs", "SCAN_TYPES")),
-    "many": (("kakuro_np.engine.model", "solved_by_force", "MANY_TYPES"),),
-}
+KERNELS: dict[str, tuple] = {}
 #: name -> the module that declared it (``declare``): a helper imports it first.
-DECLARED_IN: dict[str, str] = {"model": "kakuro_np.engine.model", "many": "kakuro_np.engine.model"}
+DECLARED_IN: dict[str, str] = {}
 #: name -> the names whose kernels it calls, compiled first (``compile_all`` waits for them)
 #: so that it loads those from the cache instead of compiling them twice at once.
-AFTER = {"many": ("model",)}
+AFTER: dict[str, tuple] = {}
 #: The longest wait for a helper before it is killed and the caller compiles alone.
 WAIT_S = 300
 #: How much nicer than its caller a helper started for a call runs (``_helper``).

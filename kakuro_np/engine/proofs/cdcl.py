@@ -142,9 +142,6 @@ by_reference(Sat, SatType, (     # its fields, passed by reference (``jit.by_ref
 ))
 
 
-
-
-
 @inline_kernel
 def _heap_up(sat, v):
     """Move var ``v`` up to its place in the heap (its activity grew), put at its end first
