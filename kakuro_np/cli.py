@@ -476,7 +476,7 @@ def cmd_check(args) -> int:
     from .checking import check
     from .generator import differences
     from .solve import kakuro, reduce
-    _compile_ahead("hunt", "readback", "learn")     # what "none, one, or two?" runs
+    _compile_ahead("hunt", "readback")              # what "none, one, or two?" runs first
 
     def one(i, path):
         puzzle = _load(path, args.format)

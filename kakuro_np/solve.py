@@ -202,10 +202,9 @@ def essay_solutions(m, cap, deadline, timeout=None, checked=True) -> tuple | Non
         if checks is None:
             # an empty cache: the checks' parts compile in two helpers at once (each a tree
             # of its own), then this process compiles their top, or with a deadline a
-            # helper does; what a witness found in any order may need compiles meanwhile
+            # helper does
             ahead.start(*ahead.AFTER["checks"])
             ahead.ready(ahead.AFTER["checks"], deadline)
-            ahead.start("readback", "learn")
             ahead.ready(("checks",), deadline)
             checks = checks_for(m)
             checks.seed[:] = root.mask      # the node where the walk thrashed

@@ -66,10 +66,13 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
     and, from the second round on, turns of clause learning (``in_turns``), as
     ``count(limit=n)`` takes them: the hunt answers most drafts at once, the count
     those whose pieces the hunt thrashes between. The count's turns share one memo.
-    ``after_check``: see ``in_turns``.
+    ``after_check``: see ``in_turns``; such a witness (any solution: the essay's search
+    goes on from it, its answer the same) does not wait for helpers still compiling the
+    count's or learning's kernels (``compiling_meanwhile``), while a caller's answer,
+    which the turns decide, does.
     """
-    ahead.start("readback", "learn")        # compiled while the hunt goes (a first run)
     ahead.ready(("hunt",), deadline)
+    ahead.start("readback", "learn")        # a first run: compiled while the hunt goes
     memo = [None]                           # borrowed at the first count turn
 
     def hunt(turn, weight):
@@ -81,6 +84,8 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
 
     def count_turn(turn):
         if memo[0] is None:
+            if after_check and compiling_meanwhile("readback"):
+                return None                 # a witness: the hunt goes on meanwhile
             ahead.ready(("readback",), deadline)
             memo[0] = borrowed()
         while True:
@@ -95,7 +100,7 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
 
     try:
         masks = in_turns(m, cap, deadline, turns, hunt, count_turn, lambda found: found,
-                         after_check=after_check)
+                         after_check=after_check, meanwhile=after_check)
     finally:
         if memo[0] is not None:
             give_back(memo[0])

@@ -171,12 +171,19 @@ def _holds(signatures, kernel, types) -> bool:
 
 
 def start(*names: str) -> None:
-    """Start a helper compiling each named kernel that is not in the cache yet."""
+    """Start a helper compiling each named kernel that is not in the cache yet, and first
+    one for each group it comes ``AFTER`` that is neither cached nor compiling: its helper
+    waits for those to be cached (``main``'s ``--after``), then loads them instead of
+    compiling their kernels again beside them (two helpers on two cores compiling the
+    same callees took twice as long)."""
     for name in names:
         if name in _helpers or cached(name):
             continue
+        after = tuple(dep for dep in AFTER.get(name, ()) if not cached(dep))
+        start(*after)
         try:
-            _helpers[name] = _helper(name, background=True)
+            _helpers[name] = _helper(name, background=True,
+                                     after=tuple(dep for dep in after if dep in _helpers))
             _owner[name] = os.getpid()
         except OSError:                        # no interpreter to start: compile here
             continue
@@ -184,13 +191,16 @@ def start(*names: str) -> None:
             atexit.register(stop_all)
 
 
-def _helper(*names: str, background: bool = False) -> subprocess.Popen:
-    """A helper process compiling ``names``; on Linux it dies with this process. A
-    ``background`` one (started for a call, while the essay may answer it) runs at a
-    lower priority (``BACKGROUND_NICE``), so that on a busy machine the essay's answer
-    comes first."""
-    imports = sorted({f"--import={DECLARED_IN[name]}" for name in names if name in DECLARED_IN})
-    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *imports, *names],
+def _helper(*names: str, background: bool = False, after: tuple = ()) -> subprocess.Popen:
+    """A helper process compiling ``names``, once the groups ``after`` are cached (or their
+    helpers, of this process, have ended); on Linux
+    it dies with this process. A ``background`` one (started for a call, while the essay
+    may answer it) runs at a lower priority (``BACKGROUND_NICE``), so that on a busy machine
+    the essay's answer comes first."""
+    imports = sorted({f"--import={DECLARED_IN[name]}" for name in names + after
+                      if name in DECLARED_IN})
+    return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *imports,
+                             *(f"--after={dep}:{_helpers[dep].pid}" for dep in after), *names],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL,
                             preexec_fn=_in_background if background else _die_with_parent)
@@ -357,7 +367,9 @@ def compile_all(jobs: int = 2, said=None) -> float:
 
 def main(argv=None) -> int:
     """The helper: compile the named kernels for their types (numba saves them in the cache),
-    after importing each module named by ``--import=MODULE`` (where they are declared)."""
+    after importing each module named by ``--import=MODULE`` (where they are declared), and
+    once each group named by ``--after=NAME:PID`` is in the cache or its helper, process
+    PID, has ended (at most WAIT_S seconds)."""
     args = sys.argv[1:] if argv is None else argv
     for arg in args:
         if arg.startswith("--import=kakuro_np."):           # the package's own modules only
@@ -365,7 +377,12 @@ def main(argv=None) -> int:
     # run as ``-m``, this file is ``__main__``: the modules declared their groups in the
     # package's own ``ahead``
     registry = importlib.import_module("kakuro_np.engine.core.ahead")
-    for name in (arg for arg in args if not arg.startswith("--import=")):
+    after = [arg.split("=", 1)[1].rsplit(":", 1) for arg in args if arg.startswith("--after=")]
+    end = time.monotonic() + WAIT_S
+    while time.monotonic() < end and any(not registry.cached(name) and _running(int(pid))
+                                         for name, pid in after):
+        time.sleep(0.1)
+    for name in (arg for arg in args if not arg.startswith("--")):
         for kernel, types in registry.kernels_of(name):
             kernel.compile(types)
     return 0

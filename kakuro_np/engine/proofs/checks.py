@@ -196,4 +196,5 @@ def sat_solve_types():
 
 # The compile group of the checks' clause learning (``ahead``): compiled apart from the
 # checked search, which calls it (``search``'s "checks").
-ahead.declare("proof-checks", __name__, ((__name__, "sat_solve", "sat_solve_types"),))
+ahead.declare("proof-checks", __name__, ((__name__, "sat_solve", "sat_solve_types"),),
+              after=("model",))

@@ -261,4 +261,4 @@ def hunt(tables, live, hunter, keep, want, node_budget, deadline):
 
 
 # The compile group of the hunt in any order (``ahead``).
-ahead.declare("hunt", __name__, ((__name__, "any_solutions", "ANY_TYPES"),))
+ahead.declare("hunt", __name__, ((__name__, "any_solutions", "ANY_TYPES"),), after=("model",))

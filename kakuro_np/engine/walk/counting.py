@@ -808,6 +808,7 @@ def knuth_estimates(root, n_probes, seed):
 # solutions are read back.
 ahead.declare("count", __name__, ((__name__, "count_split", "COUNT_TYPES"),
                                   (__name__, "knuth_estimates", "KNUTH_TYPES"),
-                                  ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")))
+                                  ("kakuro_np.engine.walk.memo", "emptied", "EMPTIED_TYPES")),
+              after=("model",))
 ahead.declare("readback", __name__, ((__name__, "counted_solutions", "SOLUTIONS_TYPES"),),
-              after=("count",))
+              after=("model",))

@@ -118,9 +118,10 @@ def test_a_failing_helper_costs_only_its_time(monkeypatch):
     assert len(kn.kakuro(K2)) == 1
 
 
-def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch):
-    """On an empty cache, the hunt in any order and clause learning compile in helpers while
-    the checks compile here; the answer is the same."""
+def test_a_thrashing_search_compiles_the_checks_parts_in_helpers(monkeypatch):
+    """On an empty cache, the checks' parts (clause learning's, the hunt's) compile in two
+    helpers, after the model's group they call (here cached as nothing is: its helper comes
+    first), then their top; the answer is the same."""
     monkeypatch.setattr(ahead, "cached", lambda name: False)
     real = subprocess.Popen
     started = []
@@ -131,7 +132,7 @@ def test_a_thrashing_search_compiles_what_it_may_need_next_meanwhile(monkeypatch
 
     monkeypatch.setattr(subprocess, "Popen", helper)
     assert np.array_equal(thrashing_solve(), kn.kakuro(K3))
-    assert started == ["proof-checks", "hunt", "readback", "learn"]
+    assert started == ["model", "proof-checks", "hunt"]
     ahead.stop_all()
 
 
@@ -284,3 +285,32 @@ def test_a_helper_started_for_a_call_yields_to_the_essay():
                           capture_output=True, text=True, check=True, cwd=ROOT)
     before, after = map(int, said.stdout.split())
     assert after == min(before + ahead.BACKGROUND_NICE, 19)
+
+
+def test_a_helper_waits_for_the_groups_its_group_comes_after(monkeypatch):
+    """``start`` of a group whose AFTER groups are not cached starts theirs first, and tells
+    its own helper to wait for them (``--after=NAME:PID``): two helpers compiling the same
+    callees at once took twice as long on two cores."""
+    monkeypatch.setattr(ahead, "cached", lambda name: False)
+    real = subprocess.Popen
+    started = []
+
+    def helper(args, **kw):                     # records the arguments, compiles nothing
+        started.append([a for a in args if a.startswith("--after=") or not a.startswith("-")])
+        return real([sys.executable, "-c", "import time; time.sleep(30)"], **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", helper)
+    ahead.start("readback")
+    model_pid = ahead._helpers["model"].pid
+    assert started[0][-1] == "model" and started[1][-1] == "readback"
+    assert f"--after=model:{model_pid}" in started[1]
+    ahead.stop_all()
+
+
+def test_a_waiting_helper_stops_waiting_when_the_other_ends():
+    """The helper's wait ends when the process it waits on has ended, cached or not."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    began = time.monotonic()
+    assert ahead.main([f"--after=search:{gone.pid}"]) == 0     # nothing named to compile
+    assert time.monotonic() - began < 5
