@@ -192,32 +192,71 @@ def answered(items, limit=None, timeout=None, keep=None, lines=False, start=True
 
 
 def _answered_at_once(items, limit, timeout, keep, lines, start):
-    """``answered`` of at most AT_ONCE items: each read (``_checked``), those force solves
-    answered by one call, the rest (and any that could not be read) by ``solve_one``."""
+    """``answered`` of at most AT_ONCE items: each read (the plain grids all at once,
+    ``formats.bulk.read_plain``, the others by ``_checked``), those force solves answered by
+    one call (their lines written at once, ``_forced_lines``), the rest (and any that could
+    not be read) by ``solve_one``.
+
+    A plain grid's runs are not checked first: force solves none with a malformed run,
+    and one it does not solve goes to ``solve_one`` as its text, which ``_checked`` reads
+    again, naming a malformed run by its line and column."""
     from .engine.model import forced_answers
-    read, seconds = {}, {}
+    from .formats.bulk import read_plain
+    read, seconds, plain = {}, {}, set()
     if _at_least(limit, 1) and _at_least(keep, 0):     # else solve_one says what is wrong
-        for i, (_, grid) in enumerate(items):
+        began = time.perf_counter()
+        fast = read_plain([grid if isinstance(grid, str) and not isinstance(grid, File)
+                           else None for _, grid in items])
+        share = (time.perf_counter() - began) / len(items)
+        for i, ((_, grid), puzzle) in enumerate(zip(items, fast)):
             began = time.perf_counter()
-            try:
-                if not isinstance(grid, Exception):
-                    read[i] = _checked(grid)
-            except Exception:               # solve_one says what, as ever
-                pass
-            seconds[i] = time.perf_counter() - began
+            if puzzle is not None:
+                read[i] = puzzle
+                plain.add(i)
+            else:
+                try:
+                    if not isinstance(grid, Exception):
+                        read[i] = _checked(grid)
+                except Exception:           # solve_one says what, as ever
+                    pass
+            seconds[i] = share + time.perf_counter() - began
     began = time.perf_counter()
     solutions = dict(zip(read, forced_answers(list(read.values()), start)))
     share = (time.perf_counter() - began) / max(len(read), 1)
     most = min(1, keep if keep is not None else (limit or KEEP))
+    solved = [i for i, solution in solutions.items() if solution is not None]
+    if lines and solved:
+        written = dict(zip(solved, _forced_lines(
+            [str(items[i][0]) for i in solved], [read[i] for i in solved],
+            [solutions[i][0] for i in solved], [seconds[i] + share for i in solved], most)))
     for i, (pid, grid) in enumerate(items):
         solution = solutions.get(i)
         if solution is None:
-            yield _answer(solve_one((pid, read.get(i, grid)), limit, timeout, keep), lines)
-            continue
-        puzzle = read[i]
-        kept = solution if most else np.zeros((0,) + puzzle.shape, np.int8)
-        yield _answer(Result(str(pid), 1, kept, "unique", None, seconds[i] + share, puzzle),
-                      lines)
+            grid = grid if i in plain else read.get(i, grid)
+            yield _answer(solve_one((pid, grid), limit, timeout, keep), lines)
+        elif lines:
+            yield written[i]
+        else:
+            puzzle = read[i]
+            kept = solution if most else np.zeros((0,) + puzzle.shape, np.int8)
+            yield Result(str(pid), 1, kept, "unique", None, seconds[i] + share, puzzle)
+
+
+def _forced_lines(ids, puzzles, solutions, seconds, keep: int) -> list:
+    """The ``Line`` of each puzzle force solved, as ``as_line`` writes its Result (count 1,
+    "unique", its solution kept unless ``keep`` is 0), the solutions written at once
+    (``formats.bulk.comma_texts``)."""
+    from .formats.bulk import comma_texts
+    texts = comma_texts(puzzles, solutions, json=True) if keep else [None] * len(ids)
+    found = []
+    for pid, puzzle, text, took in zip(ids, puzzles, texts, seconds):
+        h, w = puzzle.shape
+        kept = f'"{text}"' if keep else ""
+        found.append(Line(pid, "unique", f'{{"id": {json.dumps(pid, ensure_ascii=False)}, '
+                          f'"size": [{h}, {w}], "count": 1, "status": "unique", '
+                          f'"solutions": [{kept}], "seconds": {json.dumps(round(took, 4))}, '
+                          '"error": null}\n'))
+    return found
 
 
 def _at_least(value, low: int) -> bool:

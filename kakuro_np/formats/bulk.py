@@ -1,0 +1,269 @@
+"""Many grids at once: plain grids read, and comma texts written, with numpy over them all.
+
+A batch reads and writes hundreds of small grids; a reader or writer called once a
+grid spends more on its own calls than on the cells. Here the texts of many grids
+are joined and read in one pass of numpy, and many solutions written in one.
+Each function gives exactly what the one-grid verbs give, and leaves to them
+whatever it does not take (``read_plain``'s None), so that they name every error.
+
+Glossary
+--------
+plain grid : a jboxed text as the collections write it (``jboxed._PLAIN_GRID``): cells
+             ``x``, ``_``, a given digit or ``D A`` (two sums of one or two digits),
+             spaces or tabs around a cell, ``;`` between cells, a row a line, at
+             least two columns, nothing else.
+field      : the text of one cell between two of ``;`` and the newlines.
+token      : a run of the characters of a cell (not space) in a field: a cell has one
+             or two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import PuzzleError
+from ..puzzle import MAX_RUN, Puzzle, check_run_lengths, from_cells
+from .jboxed import PLAIN_CHARS_A_CELL
+from .text import _PLACES
+
+#: What a one-character cell is, by its byte: blank, the digit given, and whether it is
+#: one (``x``, ``X``, ``_``, ``1``-``9``).
+_BLANK = np.zeros(256, bool)
+_GIVEN = np.zeros(256, np.int8)
+_ONE = np.zeros(256, bool)
+for _char in "_123456789xX":
+    _ONE[ord(_char)] = True
+    _BLANK[ord(_char)] = _char not in "xX"
+    _GIVEN[ord(_char)] = int(_char) if _char.isdigit() else 0
+#: ``_BYTES[k]`` keeps the ``k`` lowest bytes of a uint64.
+_BYTES = np.array([(1 << 8 * k) - 1 for k in range(8)], np.uint64)
+
+
+def read_plain(texts) -> list:
+    """The Puzzle of each of ``texts`` that is a plain grid (see the glossary), as ``parse``
+    reads it: all of them read at once; None for any other text (or other object), for
+    a text ``parse`` refuses (a sum past 45, rows of two widths, a run longer than 9, a
+    grid too large), and for every text while ``formats.with_places`` asks for places.
+    The caller reads those one by one, which names what is wrong. It takes a cell with
+    no space around it but a ``;``'s (as ``write_jboxed`` writes them), and one space
+    between a clue's sums; other space (a tab, two spaces) it leaves to ``parse``.
+
+    Examples
+    --------
+    >>> [p if p is None else p.shape for p in read_plain(
+    ...     ["x;3 0\\n0 3;_\\n", "x;3 0\\n0 3;_;_", "x ; 4 0 ; 3 0\\n0 7 ; 3 ; _\\n", 7])]
+    [(2, 2), None, (2, 3), None]
+    """
+    found = [None] * len(texts)
+    at, parts = [], []
+    if _PLACES.get() is None:
+        most = PLAIN_CHARS_A_CELL * (Puzzle.MAX_SIDE + 1) ** 2
+        for i, text in enumerate(texts):
+            part = _plain(text, most)
+            if part is not None:
+                at.append(i)
+                parts.append(part)
+    piece, size = 0, 0
+    for k, part in enumerate(parts + [None]):        # read a PIECE of text at a time
+        if part is None or (size + len(part) > PIECE and k > piece):
+            if k > piece:
+                _read_piece(parts[piece:k], at[piece:k], found)
+            piece, size = k, 0
+        size += len(part or b"")
+    return found
+
+
+def _plain(text, most: int):
+    """The bytes of a text that may be a plain grid, the spaces around each `` ; `` and its
+    last newline dropped (the checks of ``_cells`` refuse any other space); None for
+    one that is not."""
+    if not (isinstance(text, str) and len(text) <= most and text.isascii()):
+        return None
+    data = text.encode("ascii").replace(b" ; ", b";")
+    return data[:-1] if data.endswith(b"\n") else data
+
+
+#: The most bytes of text read at once, but for a longer text: the arrays of a piece stay
+#: small enough to be made again where the last were (larger ones cost page faults).
+PIECE = 1 << 15
+
+
+def _read_piece(parts, at, found) -> None:
+    """``read_plain`` of the texts ``parts`` (from ``_plain``), the Puzzles put in ``found``
+    at ``at``."""
+    data = b"\n".join(parts) + b"\n" + bytes(8)
+    last = np.cumsum([len(part) + 1 for part in parts]) - 1     # each text's last newline
+    cells, shapes, good = _cells(np.frombuffer(data, np.uint8), last)
+    for i, puzzle in zip(np.asarray(at)[good].tolist(), from_cells(*cells, shapes)):
+        found[i] = puzzle
+
+
+def _cells(data, last):
+    """``(cells, shapes, good)``: the blank, down, across and given cells (1-d, end to end)
+    of the texts that are plain grids, their shapes, and which texts those are;
+    ``data``, the texts' bytes from ``_plain``, each text ended by a newline at
+    ``last``, then 8 zero bytes."""
+    ends = np.flatnonzero((data == ord(";")) | (data == ord("\n")))   # each field's end
+    starts = np.empty_like(ends)
+    starts[0], starts[1:] = 0, ends[:-1] + 1
+    length = ends - starts
+    first = data[starts]
+    one = length == 1
+    wrong = ~(_ONE[first] & one)
+    blank = _BLANK[first] & one
+    given = np.where(one, _GIVEN[first], 0)
+    down = np.zeros(len(ends), np.int16)
+    across = np.zeros(len(ends), np.int16)
+    clues = np.flatnonzero((length >= 3) & (length <= 5))
+    if clues.size:                                      # ``D A``: its bytes at once
+        down[clues], across[clues], fine = _clues(data, starts[clues], length[clues])
+        wrong[clues[fine]] = False
+    # each text's fields, rows and their widths
+    text_fields = np.searchsorted(ends, last) + 1       # the fields up to each text's end
+    field0 = np.concatenate(([0], text_fields[:-1]))
+    bad = np.add.reduceat(wrong, field0) > 0
+    rows_at = np.flatnonzero(data[ends] == ord("\n"))  # the fields that end a row
+    widths = np.diff(rows_at, prepend=-1)
+    text_rows = np.searchsorted(rows_at, text_fields - 1) + 1
+    row0 = np.concatenate(([0], text_rows[:-1]))
+    height, width = text_rows - row0, widths[row0]
+    side = Puzzle.MAX_SIDE
+    bad |= ((np.maximum.reduceat(widths, row0) != np.minimum.reduceat(widths, row0))
+            | (height > side) | (width > side) | (width < 2))
+    keep = np.repeat(~bad, text_fields - field0)
+    cells = blank[keep], down[keep], across[keep], given[keep]
+    shapes, good = np.stack([height, width], 1)[~bad], np.flatnonzero(~bad)
+    long = _long_runs(cells[0], shapes)
+    if long.any():                                      # refused by ``parse``: rare
+        keep = np.repeat(~long, shapes[:, 0] * shapes[:, 1])
+        cells, shapes, good = tuple(a[keep] for a in cells), shapes[~long], good[~long]
+    return cells, shapes, good
+
+
+def _clues(data, starts, length) -> tuple:
+    """``(down, across, fine)`` of the fields of ``length`` 3 to 5 at ``starts``: a clue's
+    two sums, one space between them, and whether the field is one."""
+    window = np.ndarray(len(data) - 7, np.dtype("<u8"), data, strides=(1,))[starts]
+    byte = [(window >> np.uint64(8 * k)).astype(np.uint8) for k in range(5)]
+    space = np.where((length == 3) | ((length == 4) & (byte[1] == 32)), 1, 2)
+    fine = np.ones(len(starts), bool)
+    for k in range(5):
+        digit = (byte[k] - np.uint8(48)) < 10
+        fine &= (k >= length) | np.where(k == space, byte[k] == 32, digit)
+    value = [b.astype(np.int16) - 48 for b in byte]
+    down = np.where(space == 1, value[0], value[0] * 10 + value[1])
+    end = (window >> (8 * (length - 1)).astype(np.uint64)).astype(np.uint8).astype(np.int16) - 48
+    across = np.where(length - space == 2, end, np.where(space == 1, value[2], value[3]) * 10 + end)
+    fine &= (down <= 45) & (across <= 45)
+    return down, across, fine
+
+
+def _long_runs(blank, shapes) -> np.ndarray:
+    """Which of the grids whose cells lie end to end (``from_cells``) hold a run of more
+    than MAX_RUN blank cells, across or down: their blank cells laid on one array, a line
+    of nothing after each row and below each grid, looked at as rows and as columns."""
+    height, width = shapes[:, 0], shapes[:, 1]
+    long = np.zeros(len(shapes), bool)
+    if not ((height > MAX_RUN) | (width > MAX_RUN)).any():
+        return long
+    stride = int(width.max()) + 1
+    rows = height + 1
+    sizes = height * width
+    cell = np.arange(len(blank)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    w = np.repeat(width, sizes)
+    laid = np.zeros((int(rows.sum()), stride), np.uint8)
+    laid.ravel()[(np.repeat(np.cumsum(rows) - rows, sizes) + cell // w) * stride + cell % w] = blank
+    run = b"\x01" * (MAX_RUN + 1)
+    if run in laid.tobytes() or run in laid.T.tobytes():
+        for i, (a, s) in enumerate(zip((np.cumsum(sizes) - sizes).tolist(), sizes.tolist())):
+            try:
+                check_run_lengths(blank[a:a + s].reshape(height[i], width[i]))
+            except PuzzleError:
+                long[i] = True
+    return long
+
+
+#: The comma format's token of each cell code (``_comma_codes``) and the space after it,
+#: or the newline (the row's last cell, odd codes), padded with 0xFF to 8 bytes; and the
+#: same with the newline as JSON writes it in a string (``\n``).
+def _comma_table(newline: bytes) -> np.ndarray:
+    tokens = ["-", *"0123456789"] + [f"{d or ''},{a or ''}" for d in range(46) for a in range(46)]
+    return np.array([list((t + end).encode().ljust(8, b"\xff")) for t in tokens
+                     for end in (" ", newline.decode())], np.uint8).view(np.uint64).ravel()
+
+
+_COMMA = {False: _comma_table(b"\n"), True: _comma_table(b"\\n")}
+
+
+def comma_texts(puzzles, solutions, json: bool = False) -> list:
+    """``formats.format(puzzle, "comma", solution=digits)`` of each Puzzle and its (H, W)
+    digits, all written at once; with ``json``, each as a JSON string holds it, without
+    its quotes (its newlines ``\\n``). A puzzle or solution the format would refuse
+    (digits not 0-9 on a blank cell, not whole numbers, of another shape) is left to
+    ``format``, which says what is wrong.
+
+    Examples
+    --------
+    >>> from kakuro_np.formats import parse
+    >>> p = parse("x;4 0;3 0\\n0 3;_;_\\n0 4;_;_")
+    >>> comma_texts([p], [[[0, 0, 0], [0, 1, 2], [0, 3, 1]]])
+    ['3 3\\n- 4, 3,\\n,3 1 2\\n,4 3 1\\n']
+    >>> comma_texts([p], [p.given], json=True)
+    ['3 3\\\\n- 4, 3,\\\\n,3 0 0\\\\n,4 0 0\\\\n']
+    """
+    from . import format
+    digits = [np.asarray(s) for s in solutions]
+    fine = [isinstance(p, Puzzle) and d.shape == p.shape and np.issubdtype(d.dtype, np.integer)
+            and d.dtype != bool for p, d in zip(puzzles, digits)]
+    taken = [i for i, f in enumerate(fine) if f]
+    texts = [None] * len(puzzles)
+    for a in range(0, len(taken), WRITTEN_AT_ONCE):
+        at = taken[a:a + WRITTEN_AT_ONCE]
+        for i, text in zip(at, _comma_piece([puzzles[i] for i in at], [digits[i] for i in at],
+                                            json)):
+            texts[i] = text
+    for i, text in enumerate(texts):
+        if text is None:
+            text = format(puzzles[i], "comma", solution=digits[i])
+            texts[i] = _json_string(text) if json else text
+    return texts
+
+
+#: The most grids ``comma_texts`` writes in one pass.
+WRITTEN_AT_ONCE = 32
+
+
+def _json_string(text: str) -> str:
+    import json
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _comma_piece(puzzles, digits, json) -> list:
+    """``comma_texts`` of puzzles whose digits are whole numbers of their shape; None for one
+    whose digits on a blank cell are not 0-9."""
+    shapes = np.array([p.shape for p in puzzles], np.int64).reshape(-1, 2)
+    blank = np.concatenate([p.blank.ravel() for p in puzzles])
+    down = np.concatenate([p.down.ravel() for p in puzzles]).astype(np.int64)
+    across = np.concatenate([p.across.ravel() for p in puzzles])
+    given = np.concatenate([d.ravel() for d in digits]).astype(np.int64) * blank
+    wrong = (given < 0) | (given > 9)
+    code = np.where(blank, 1 + given, np.where((down | across) != 0, 11 + down * 46 + across, 0))
+    rows_end = np.cumsum(np.repeat(shapes[:, 1], shapes[:, 0])) - 1
+    code *= 2
+    code[rows_end] += 1
+    body = _COMMA[json][code].view(np.uint8)
+    body = body[body != 0xFF].tobytes().decode("ascii")
+    sizes = shapes[:, 0] * shapes[:, 1]
+    lengths = (_COMMA_LENGTHS[json][code])
+    ends = np.cumsum(np.add.reduceat(lengths, np.cumsum(sizes) - sizes)).tolist()
+    newline = "\\n" if json else "\n"
+    wrong = np.add.reduceat(wrong, np.cumsum(sizes) - sizes).tolist()
+    out, start = [], 0
+    for (h, w), end, bad in zip(shapes.tolist(), ends, wrong):
+        out.append(None if bad else f"{h} {w}{newline}{body[start:end]}")
+        start = end
+    return out
+
+
+_COMMA_LENGTHS = {k: (table.view(np.uint8).reshape(-1, 8) != 0xFF).sum(1)
+                  for k, table in _COMMA.items()}
