@@ -94,12 +94,14 @@ class Result(NamedTuple):
     puzzle: object
 
     def to_json(self) -> dict:
-        """The result as ``batch`` writes it: size, and solutions in the comma format."""
-        from .formats import format
+        """The result as ``batch`` writes it: size, and solutions in the comma format
+        (``formats.format``'s text, all written at once: ``formats.bulk.comma_texts``)."""
+        from .formats.bulk import comma_texts
         return {"id": self.id,
                 "size": None if self.puzzle is None else list(self.puzzle.shape),
                 "count": self.count, "status": self.status,
-                "solutions": [format(self.puzzle, "comma", solution=s) for s in self.solutions],
+                "solutions": comma_texts([self.puzzle] * len(self.solutions),
+                                         list(self.solutions)),
                 "seconds": round(self.seconds, 4), "error": self.error}
 
 
@@ -197,10 +199,11 @@ def _answered_at_once(items, limit, timeout, keep, lines, start):
     one call (their lines written at once, ``_forced_lines``), the rest (and any that could
     not be read) by ``solve_one``.
 
-    A plain grid's runs are not checked first: force solves none with a malformed run,
-    and one it does not solve goes to ``solve_one`` as its text, which ``_checked`` reads
-    again, naming a malformed run by its line and column."""
+    A plain grid's runs are checked only where force does not solve it (it solves none
+    with a malformed run): one that fails goes to ``solve_one`` as its text, which
+    ``_checked`` reads again, naming the run by its line and column."""
     from .engine.model import forced_answers
+    from .formats import check_runs
     from .formats.bulk import read_plain
     read, seconds, plain = {}, {}, set()
     if _at_least(limit, 1) and _at_least(keep, 0):     # else solve_one says what is wrong
@@ -232,8 +235,12 @@ def _answered_at_once(items, limit, timeout, keep, lines, start):
     for i, (pid, grid) in enumerate(items):
         solution = solutions.get(i)
         if solution is None:
-            grid = grid if i in plain else read.get(i, grid)
-            yield _answer(solve_one((pid, grid), limit, timeout, keep), lines)
+            if i in plain:
+                try:
+                    check_runs(read[i])
+                except PuzzleError:
+                    del read[i]
+            yield _answer(solve_one((pid, read.get(i, grid)), limit, timeout, keep), lines)
         elif lines:
             yield written[i]
         else:

@@ -111,7 +111,7 @@ def _cells(data, last):
     one = length == 1
     wrong = ~(_ONE[first] & one)
     blank = _BLANK[first] & one
-    given = np.where(one, _GIVEN[first], 0)
+    given = _GIVEN[first] * one
     down = np.zeros(len(ends), np.int16)
     across = np.zeros(len(ends), np.int16)
     clues = np.flatnonzero((length >= 3) & (length <= 5))
@@ -140,41 +140,62 @@ def _cells(data, last):
     return cells, shapes, good
 
 
+def _clue_tables() -> tuple:
+    """``(FIRST, LAST)``: for the first two bytes of a clue's field (``b0 | b1 << 8``), its
+    down sum and the bytes it takes (``bytes << 6 | sum``: one digit and a space, or two
+    digits); for its last two, its across sum and the bytes it takes (a space and one
+    digit, or two digits); -1 for any other two bytes, or a sum past 45."""
+    first = np.full(1 << 16, -1, np.int16)
+    last = np.full(1 << 16, -1, np.int16)
+    for a in range(10):
+        first[ord("0") + a | ord(" ") << 8] = 1 << 6 | a
+        last[ord(" ") | ord("0") + a << 8] = 1 << 6 | a
+        for b in range(10):
+            if 10 * a + b <= 45:
+                first[ord("0") + a | ord("0") + b << 8] = 2 << 6 | 10 * a + b
+                last[ord("0") + a | ord("0") + b << 8] = 2 << 6 | 10 * a + b
+    return first, last
+
+
+_FIRST, _LAST = _clue_tables()
+#: How far the last two bytes of a field of each length are shifted in its window.
+_LAST_AT = np.array([0, 0, 0, 8, 16, 24], np.uint64)
+
+
 def _clues(data, starts, length) -> tuple:
     """``(down, across, fine)`` of the fields of ``length`` 3 to 5 at ``starts``: a clue's
-    two sums, one space between them, and whether the field is one."""
+    two sums of at most 45, one space between them, and whether the field is one. Each
+    field is read as the 8 bytes from its start, its first two bytes and its last two
+    looked up (``_FIRST``, ``_LAST``)."""
     window = np.ndarray(len(data) - 7, np.dtype("<u8"), data, strides=(1,))[starts]
-    byte = [(window >> np.uint64(8 * k)).astype(np.uint8) for k in range(5)]
-    space = np.where((length == 3) | ((length == 4) & (byte[1] == 32)), 1, 2)
-    fine = np.ones(len(starts), bool)
-    for k in range(5):
-        digit = (byte[k] - np.uint8(48)) < 10
-        fine &= (k >= length) | np.where(k == space, byte[k] == 32, digit)
-    value = [b.astype(np.int16) - 48 for b in byte]
-    down = np.where(space == 1, value[0], value[0] * 10 + value[1])
-    end = (window >> (8 * (length - 1)).astype(np.uint64)).astype(np.uint8).astype(np.int16) - 48
-    across = np.where(length - space == 2, end, np.where(space == 1, value[2], value[3]) * 10 + end)
-    fine &= (down <= 45) & (across <= 45)
-    return down, across, fine
+    down = _FIRST[window & _TWO]
+    across = _LAST[(window >> _LAST_AT[length]) & _TWO]
+    fine = ((down | across) >= 0) & ((down >> 6) + (across >> 6) + 1 == length)
+    wide = length == 5                                  # its middle byte, a space
+    fine[wide] &= (window[wide] >> _MIDDLE & _ONE_BYTE) == ord(" ")
+    return down & 63, across & 63, fine
+
+
+_TWO, _ONE_BYTE, _MIDDLE = np.uint64(0xFFFF), np.uint64(0xFF), np.uint64(16)
 
 
 def _long_runs(blank, shapes) -> np.ndarray:
     """Which of the grids whose cells lie end to end (``from_cells``) hold a run of more
-    than MAX_RUN blank cells, across or down: their blank cells laid on one array, a line
-    of nothing after each row and below each grid, looked at as rows and as columns."""
+    than MAX_RUN blank cells, across or down: their blank cells laid as rows of one array,
+    a zero after each row, looked at as rows and as columns at once; where one may be
+    found (a run down may go on into the next grid), each grid is looked at alone."""
     height, width = shapes[:, 0], shapes[:, 1]
     long = np.zeros(len(shapes), bool)
     if not ((height > MAX_RUN) | (width > MAX_RUN)).any():
         return long
+    widths = np.repeat(width, height)                   # each row's
     stride = int(width.max()) + 1
-    rows = height + 1
-    sizes = height * width
-    cell = np.arange(len(blank)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    w = np.repeat(width, sizes)
-    laid = np.zeros((int(rows.sum()), stride), np.uint8)
-    laid.ravel()[(np.repeat(np.cumsum(rows) - rows, sizes) + cell // w) * stride + cell % w] = blank
+    shift = np.arange(len(widths)) * stride - (np.cumsum(widths) - widths)
+    laid = np.zeros((len(widths), stride), np.uint8)
+    laid.ravel()[np.arange(len(blank)) + np.repeat(shift, widths)] = blank
     run = b"\x01" * (MAX_RUN + 1)
     if run in laid.tobytes() or run in laid.T.tobytes():
+        sizes = height * width
         for i, (a, s) in enumerate(zip((np.cumsum(sizes) - sizes).tolist(), sizes.tolist())):
             try:
                 check_run_lengths(blank[a:a + s].reshape(height[i], width[i]))
