@@ -204,16 +204,22 @@ def _long_runs(blank, shapes) -> np.ndarray:
     return long
 
 
-#: The comma format's token of each cell code (``_comma_codes``) and the space after it,
-#: or the newline (the row's last cell, odd codes), padded with 0xFF to 8 bytes; and the
-#: same with the newline as JSON writes it in a string (``\n``).
-def _comma_table(newline: bytes) -> np.ndarray:
-    tokens = ["-", *"0123456789"] + [f"{d or ''},{a or ''}" for d in range(46) for a in range(46)]
+#: The comma format's token of each cell code (``_comma_piece``: ``down * 46 + across`` for a
+#: clue or an inactive cell, ``2116 + digit`` for a blank one) and the space after it, or
+#: the newline after a row's last cell (odd codes), padded with 0xFF to 8 bytes; with
+#: ``json``, the newline as a JSON string writes it (``\n``).
+def _comma_table(json: bool) -> np.ndarray:
+    tokens = [f"{d or ''},{a or ''}" if d or a else "-" for d in range(46) for a in range(46)]
+    tokens += list("0123456789")
     return np.array([list((t + end).encode().ljust(8, b"\xff")) for t in tokens
-                     for end in (" ", newline.decode())], np.uint8).view(np.uint64).ravel()
+                     for end in (" ", "\\n" if json else "\n")], np.uint8).view(np.uint64).ravel()
 
 
-_COMMA = {False: _comma_table(b"\n"), True: _comma_table(b"\\n")}
+_COMMA = {False: _comma_table(False), True: _comma_table(True)}
+#: The bytes of each token of ``_COMMA`` (but the padding).
+_COMMA_LENGTHS = {k: (table.view(np.uint8).reshape(-1, 8) != 0xFF).sum(1)
+                  for k, table in _COMMA.items()}
+BLANK_CODE = 46 * 46
 
 
 def comma_texts(puzzles, solutions, json: bool = False) -> list:
@@ -234,9 +240,8 @@ def comma_texts(puzzles, solutions, json: bool = False) -> list:
     """
     from . import format
     digits = [np.asarray(s) for s in solutions]
-    fine = [isinstance(p, Puzzle) and d.shape == p.shape and np.issubdtype(d.dtype, np.integer)
-            and d.dtype != bool for p, d in zip(puzzles, digits)]
-    taken = [i for i, f in enumerate(fine) if f]
+    taken = [i for i, (p, d) in enumerate(zip(puzzles, digits))
+             if isinstance(p, Puzzle) and d.shape == p.shape and d.dtype.kind in "iu"]
     texts = [None] * len(puzzles)
     for a in range(0, len(taken), WRITTEN_AT_ONCE):
         at = taken[a:a + WRITTEN_AT_ONCE]
@@ -251,7 +256,7 @@ def comma_texts(puzzles, solutions, json: bool = False) -> list:
 
 
 #: The most grids ``comma_texts`` writes in one pass.
-WRITTEN_AT_ONCE = 32
+WRITTEN_AT_ONCE = 64
 
 
 def _json_string(text: str) -> str:
@@ -260,31 +265,27 @@ def _json_string(text: str) -> str:
 
 
 def _comma_piece(puzzles, digits, json) -> list:
-    """``comma_texts`` of puzzles whose digits are whole numbers of their shape; None for one
-    whose digits on a blank cell are not 0-9."""
+    """``comma_texts`` of puzzles whose digits are whole numbers of their shape, each cell's
+    token and what follows it looked up by its code (``_COMMA``); None for one whose
+    digits on a blank cell are not 0-9."""
     shapes = np.array([p.shape for p in puzzles], np.int64).reshape(-1, 2)
     blank = np.concatenate([p.blank.ravel() for p in puzzles])
-    down = np.concatenate([p.down.ravel() for p in puzzles]).astype(np.int64)
-    across = np.concatenate([p.across.ravel() for p in puzzles])
-    given = np.concatenate([d.ravel() for d in digits]).astype(np.int64) * blank
-    wrong = (given < 0) | (given > 9)
-    code = np.where(blank, 1 + given, np.where((down | across) != 0, 11 + down * 46 + across, 0))
-    rows_end = np.cumsum(np.repeat(shapes[:, 1], shapes[:, 0])) - 1
-    code *= 2
-    code[rows_end] += 1
-    body = _COMMA[json][code].view(np.uint8)
-    body = body[body != 0xFF].tobytes().decode("ascii")
-    sizes = shapes[:, 0] * shapes[:, 1]
-    lengths = (_COMMA_LENGTHS[json][code])
-    ends = np.cumsum(np.add.reduceat(lengths, np.cumsum(sizes) - sizes)).tolist()
+    given = np.concatenate([d.ravel() for d in digits])
+    wrong = blank & ((given < 0) | (given > 9))
+    if wrong.any():
+        given = given * ~wrong
+    code = np.concatenate([p.down.ravel() for p in puzzles]) * np.int16(46)
+    code += np.concatenate([p.across.ravel() for p in puzzles])
+    code += blank * (given.astype(np.int16) + np.int16(BLANK_CODE))
+    code = code.astype(np.int64) * 2
+    code[np.cumsum(np.repeat(shapes[:, 1], shapes[:, 0])) - 1] += 1    # each row's last cell
+    body = _COMMA[json][code].tobytes().translate(None, b"\xff").decode("ascii")
+    firsts = np.cumsum(shapes[:, 0] * shapes[:, 1]) - shapes[:, 0] * shapes[:, 1]
+    ends = np.cumsum(np.add.reduceat(_COMMA_LENGTHS[json][code], firsts)).tolist()
+    wrong = np.logical_or.reduceat(wrong, firsts).tolist()
     newline = "\\n" if json else "\n"
-    wrong = np.add.reduceat(wrong, np.cumsum(sizes) - sizes).tolist()
     out, start = [], 0
     for (h, w), end, bad in zip(shapes.tolist(), ends, wrong):
         out.append(None if bad else f"{h} {w}{newline}{body[start:end]}")
         start = end
     return out
-
-
-_COMMA_LENGTHS = {k: (table.view(np.uint8).reshape(-1, 8) != 0xFF).sum(1)
-                  for k, table in _COMMA.items()}
