@@ -125,8 +125,11 @@ def as_line(result: Result) -> Line:
     >>> line.id, line.status, line.text[:48]
     ('k2', 'unique', '{"id": "k2", "size": [10, 8], "count": 1, "statu')
     """
-    return Line(result.id, result.status,
-                json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    return Line(result.id, result.status, _JSON.encode(result.to_json()) + "\n")
+
+
+#: ``json.dumps(..., ensure_ascii=False)``, made once.
+_JSON = json.JSONEncoder(ensure_ascii=False)
 
 
 def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
@@ -212,16 +215,16 @@ def _answered_at_once(items, limit, timeout, keep, lines, start):
                            else None for _, grid in items])
         share = (time.perf_counter() - began) / len(items)
         for i, ((_, grid), puzzle) in enumerate(zip(items, fast)):
-            began = time.perf_counter()
             if puzzle is not None:
-                read[i] = puzzle
+                read[i], seconds[i] = puzzle, share
                 plain.add(i)
-            else:
-                try:
-                    if not isinstance(grid, Exception):
-                        read[i] = _checked(grid)
-                except Exception:           # solve_one says what, as ever
-                    pass
+                continue
+            began = time.perf_counter()
+            try:
+                if not isinstance(grid, Exception):
+                    read[i] = _checked(grid)
+            except Exception:               # solve_one says what, as ever
+                pass
             seconds[i] = share + time.perf_counter() - began
     began = time.perf_counter()
     solutions = dict(zip(read, forced_answers(list(read.values()), start)))
@@ -259,10 +262,9 @@ def _forced_lines(ids, puzzles, solutions, seconds, keep: int) -> list:
     for pid, puzzle, text, took in zip(ids, puzzles, texts, seconds):
         h, w = puzzle.shape
         kept = f'"{text}"' if keep else ""
-        found.append(Line(pid, "unique", f'{{"id": {json.dumps(pid, ensure_ascii=False)}, '
-                          f'"size": [{h}, {w}], "count": 1, "status": "unique", '
-                          f'"solutions": [{kept}], "seconds": {json.dumps(round(took, 4))}, '
-                          '"error": null}\n'))
+        found.append(Line(pid, "unique", f'{{"id": {_JSON.encode(pid)}, "size": [{h}, {w}], '
+                          f'"count": 1, "status": "unique", "solutions": [{kept}], '
+                          f'"seconds": {_JSON.encode(round(took, 4))}, "error": null}}\n'))
     return found
 
 
@@ -549,12 +551,20 @@ def _json_lines(path) -> list:
         if not isinstance(obj, dict):
             found.append((f"line {n}", PuzzleError(f"{path}:{n}: not a JSON object")))
             continue
-        pid = next((obj[k] for k in ID_KEYS if k in obj), f"line {n}")
-        grid = next((obj[k] for k in GRID_KEYS if k in obj), None)
+        pid = _first(obj, ID_KEYS, f"line {n}")
+        grid = _first(obj, GRID_KEYS, None)
         if grid is None:
             grid = PuzzleError(f"{path}:{n}: no grid (one of {', '.join(GRID_KEYS)})")
         found.append((str(pid), Text(grid) if isinstance(grid, str) else grid))
     return found
+
+
+def _first(obj: dict, keys, default):
+    """The value of the first of ``keys`` that ``obj`` has, or ``default``."""
+    for key in keys:
+        if key in obj:
+            return obj[key]
+    return default
 
 
 def _is_collection(path) -> bool:
