@@ -237,13 +237,17 @@ def from_cells(blank, down, across, given, shapes) -> list:
         starts = ends - sizes
         return [Puzzle(*(a[s:e].reshape(h, w) for a in cells))
                 for s, e, (h, w) in zip(starts.tolist(), ends.tolist(), shapes.tolist())]
-    frozen = [_frozen(a.astype(t)) for a, t in zip(cells, (bool, np.int16, np.int16, np.int8))]
-    found = []
-    start = 0
-    for (h, w), end in zip(shapes.tolist(), ends.tolist()):
-        puzzle = object.__new__(Puzzle)
-        for name, a in zip(Puzzle.__slots__, frozen):
-            object.__setattr__(puzzle, name, a[start:end].reshape(h, w))
+    blank, down, across, given = (_frozen(a.astype(t, copy=False)) for a, t in
+                                  zip(cells, (bool, np.int16, np.int16, np.int8)))
+    found, new, start = [], object.__new__, 0
+    set_blank, set_down, set_across, set_given = (getattr(Puzzle, name).__set__
+                                                  for name in Puzzle.__slots__)
+    for shape, end in zip(shapes.tolist(), ends.tolist()):
+        puzzle = new(Puzzle)
+        set_blank(puzzle, blank[start:end].reshape(shape))
+        set_down(puzzle, down[start:end].reshape(shape))
+        set_across(puzzle, across[start:end].reshape(shape))
+        set_given(puzzle, given[start:end].reshape(shape))
         found.append(puzzle)
         start = end
     return found

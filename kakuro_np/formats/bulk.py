@@ -171,12 +171,11 @@ def _clues(data, starts, length) -> tuple:
     down = _FIRST[window & _TWO]
     across = _LAST[(window >> _LAST_AT[length]) & _TWO]
     fine = ((down | across) >= 0) & ((down >> 6) + (across >> 6) + 1 == length)
-    wide = length == 5                                  # its middle byte, a space
-    fine[wide] &= (window[wide] >> _MIDDLE & _ONE_BYTE) == ord(" ")
+    fine &= (length < 5) | ((window >> _MIDDLE & _ONE_BYTE) == _SPACE)   # a space between
     return down & 63, across & 63, fine
 
 
-_TWO, _ONE_BYTE, _MIDDLE = np.uint64(0xFFFF), np.uint64(0xFF), np.uint64(16)
+_TWO, _ONE_BYTE, _MIDDLE, _SPACE = np.uint64(0xFFFF), np.uint64(0xFF), np.uint64(16), np.uint64(32)
 
 
 def _long_runs(blank, shapes) -> np.ndarray:
