@@ -16,7 +16,7 @@ from kakuro_np.errors import PuzzleError
 from kakuro_np.formats import bulk, format, parse, with_places
 from kakuro_np.formats.bulk import comma_texts, read_plain
 from kakuro_np.formats.jboxed import write_jboxed
-from kakuro_np.puzzle import Puzzle, from_cells
+from kakuro_np.puzzle import Puzzle
 from strategies import ANY_GRID, filled_puzzles
 
 
@@ -132,45 +132,6 @@ def test_many_texts_read_at_once_are_each_read_alone(texts, piece):
         assert read_plain(texts) == alone
     finally:
         bulk.PIECE = old
-
-
-# -- Puzzles made at once --------------------------------------------------------------------
-
-def flat(puzzles, given=None):
-    """The cells of ``puzzles`` end to end, and their shapes, as ``from_cells`` takes them."""
-    return [np.concatenate([getattr(p, name).ravel() for p in puzzles])
-            for name in ("blank", "down", "across", "given")] + [[p.shape for p in puzzles]]
-
-
-@settings(max_examples=examples(40))
-@given(st.lists(ANY_GRID, min_size=1, max_size=6))
-def test_puzzles_made_at_once_are_the_puzzles(puzzles):
-    made = from_cells(*flat(puzzles))
-    assert made == puzzles
-    assert all(not p.blank.flags.writeable and not p.given.flags.writeable for p in made)
-
-
-@pytest.mark.parametrize("name, value", [("down", 46), ("across", -1), ("given", 10),
-                                         ("given", -1), ("blank", None)])
-def test_a_cell_puzzle_refuses_is_refused_with_its_error(name, value):
-    good = Puzzle.from_rows([["x", (3, 0)], [(0, 3), "_"]])
-    cells = flat([good, good])
-    k = {"blank": 0, "down": 1, "across": 2, "given": 3}[name]
-    at = 4 + (3 if name != "given" else 3)           # the second grid's blank cell
-    if name == "blank":
-        cells[2][4 + 1] = 0
-        cells[1][4 + 1] = 3                             # a clue on a blank cell
-        at, k = 4 + 1, 0
-        cells[0][at] = True
-    else:
-        cells[k] = cells[k].astype(np.int64)
-        cells[k][at if name == "given" else 4 + 1] = value
-    arrays = [c[4:].reshape(2, 2) for c in cells[:4]]
-    with pytest.raises(PuzzleError) as want:
-        Puzzle(*arrays)
-    with pytest.raises(PuzzleError) as got:
-        from_cells(*cells)
-    assert str(got.value) == str(want.value)
 
 
 # -- the writer ------------------------------------------------------------------------------
