@@ -137,7 +137,9 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
 
     The count is ``count(grid, limit=limit)``; the solutions kept, up to
     ``keep`` (default ``limit``, or KEEP without one), are any the hunt finds
-    (``kakuro(order="any")``). ``timeout`` is for both together.
+    (``kakuro(order="any")``). ``timeout`` is for both together. Without one, a
+    hunt for two solutions comes first: where it finds fewer, they are the count
+    and the solutions kept, in one walk (``_fewer_than_two``).
 
     Examples
     --------
@@ -158,9 +160,14 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
             raise grid
         puzzle = _checked(grid)
         kept = np.zeros((0,) + puzzle.shape, np.int8)
-        found = count(puzzle, limit=limit, timeout=timeout)
+        hunted = (_fewer_than_two(puzzle) if timeout is None and _at_least(limit, 2)
+                  and _at_least(keep, 0) else None)
+        found = len(hunted) if hunted is not None else count(puzzle, limit=limit,
+                                                              timeout=timeout)
         most = min(found, keep if keep is not None else (limit or KEEP))
-        if most:
+        if hunted is not None:
+            kept = hunted[:most]
+        elif most:
             left = None if timeout is None else max(timeout - (time.perf_counter() - start),
                                                     1e-3)
             kept = kakuro(puzzle, limit=most, order="any", timeout=left)
@@ -174,6 +181,19 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     if status in ("timeout", "error") and puzzle is not None:
         kept = np.zeros((0,) + puzzle.shape, np.int8)
     return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
+
+
+def _fewer_than_two(puzzle):
+    """The solutions of ``puzzle`` where it has fewer than two (most puzzles that force does
+    not solve alone: one hunt for two finds them, and so counts them, where ``count`` and
+    then ``kakuro`` would take two walks), else None, and None where the hunt fails (the
+    count then says why)."""
+    from .solve import kakuro
+    try:
+        hunted = kakuro(puzzle, limit=2, order="any")
+    except Exception:
+        return None
+    return hunted if len(hunted) < 2 else None
 
 
 #: Puzzles that ``answered`` hands to the engine in one call.

@@ -129,6 +129,22 @@ def test_forced_lines_are_the_lines_of_their_results(drawn, keep):
         assert line == batch.as_line(batch.Result(pid, 1, kept, "unique", None, took, p))
 
 
+@pytest.mark.parametrize("limit, keep", [(None, None), (None, 0), (2, 1), (3, None), (1, None),
+                                         (0, None), (None, -1)])
+def test_a_hunt_for_two_first_gives_what_the_count_then_the_hunt_give(limit, keep):
+    """Without a timeout, ``solve_one`` hunts for two solutions first (``_fewer_than_two``):
+    the same results as the count then the hunt, which a timeout asks for."""
+    listed = [(p.name, str(p)) for p in sorted(PUZZLES.glob("k*.txt"))] + [
+        ("none", "x;3 0;4 0\n0 3;_;_\n0 3;_;_"), ("loose", "x;x;x\nx;_;_"), ("bad", "x ; 3 0")]
+    for item in listed:
+        hunted, counted = solve_one(item, limit, None, keep), solve_one(item, limit, 1e6, keep)
+        assert (hunted.count, hunted.status, hunted.error) == \
+            (counted.count, counted.status, counted.error)
+        assert hunted.solutions.shape == counted.solutions.shape
+        if hunted.count == 1:
+            assert np.array_equal(hunted.solutions, counted.solutions)
+
+
 def test_a_bad_puzzle_records_its_error_and_the_batch_goes_on():
     results = solve_many([("bad", "x ; 3 0\n0 3 ; q"), ("k2", str(PUZZLES / "k2.txt")),
                           ("missing", "no/such/file.txt")], workers=2)
