@@ -284,7 +284,8 @@ def _forced_lines(ids, puzzles, solutions, seconds, keep: int) -> list:
         kept = f'"{text}"' if keep else ""
         found.append(Line(pid, "unique", f'{{"id": {_JSON.encode(pid)}, "size": [{h}, {w}], '
                           f'"count": 1, "status": "unique", "solutions": [{kept}], '
-                          f'"seconds": {_JSON.encode(round(took, 4))}, "error": null}}\n'))
+                          f'"seconds": {float.__repr__(round(took, 4))}, '      # as JSON
+                          '"error": null}\n'))
     return found
 
 
