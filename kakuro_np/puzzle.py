@@ -198,61 +198,6 @@ class Puzzle:
         return boxed(self)
 
 
-def from_cells(blank, down, across, given, shapes) -> list:
-    """The Puzzles whose cells lie end to end (row-major, one puzzle after another) in the
-    1-d arrays ``blank``, ``down``, ``across`` and ``given``, ``shapes`` ``[(H, W), ...]``:
-    each as ``Puzzle(blank, down, across, given)`` makes it, every check done at once on
-    all their cells (for a reader of many grids). Where one is refused, ``Puzzle`` raises
-    the error of the first so refused. The puzzles share four read-only arrays.
-
-    Examples
-    --------
-    >>> a, b = from_cells([0, 0, 0, 1, 0, 0, 1], [0, 3, 0, 0, 0, 2, 0], [0, 0, 3, 0, 2, 0, 0],
-    ...                   [0, 0, 0, 2, 0, 0, 0], [(2, 2), (1, 3)])
-    >>> a == Puzzle.from_rows([["x", (3, 0)], [(0, 3), 2]]), b.shape
-    (True, (1, 3))
-    >>> from_cells([1], [0], [0], [12], [(1, 1)])
-    Traceback (most recent call last):
-    ...
-    kakuro_np.errors.PuzzleError: cell (0, 0): given digit 12 is not 1-9
-    """
-    shapes = np.asarray(shapes, np.int64).reshape(-1, 2)
-    cells = [np.asarray(a) for a in (blank, down, across, given)]
-    sizes = shapes[:, 0] * shapes[:, 1]
-    ends = np.cumsum(sizes)
-    total = int(ends[-1]) if len(ends) else 0
-    if any(a.shape != (total,) for a in cells):
-        raise ValueError(f"the cells of shapes {shapes.tolist()} take {total} a name, "
-                         f"not {[a.shape for a in cells]}")
-    blank, down, across, given = cells
-    fine = (blank.dtype == bool and all(np.issubdtype(a.dtype, np.integer) and a.dtype != bool
-                                        for a in cells[1:])
-            and bool((shapes >= 1).all()) and bool((shapes <= Puzzle.MAX_SIDE).all()))
-    if fine and total:
-        sums = (down | across) != 0
-        fine = not (((down < 0) | (down > 45) | (across < 0) | (across > 45)).any()
-                    or (blank & sums).any() or (given != 0).any() and (
-                        ((given != 0) & ~blank).any() or ((given < 0) | (given > 9)).any()))
-    if not fine:                            # Puzzle says what is wrong, as ever
-        starts = ends - sizes
-        return [Puzzle(*(a[s:e].reshape(h, w) for a in cells))
-                for s, e, (h, w) in zip(starts.tolist(), ends.tolist(), shapes.tolist())]
-    blank, down, across, given = (_frozen(a.astype(t, copy=False)) for a, t in
-                                  zip(cells, (bool, np.int16, np.int16, np.int8)))
-    found, new, start = [], object.__new__, 0
-    set_blank, set_down, set_across, set_given = (getattr(Puzzle, name).__set__
-                                                  for name in Puzzle.__slots__)
-    for shape, end in zip(shapes.tolist(), ends.tolist()):
-        puzzle = new(Puzzle)
-        set_blank(puzzle, blank[start:end].reshape(shape))
-        set_down(puzzle, down[start:end].reshape(shape))
-        set_across(puzzle, across[start:end].reshape(shape))
-        set_given(puzzle, given[start:end].reshape(shape))
-        found.append(puzzle)
-        start = end
-    return found
-
-
 def check_size(height: int, width: int, **where) -> None:
     """Raise PuzzleError for a grid with more rows or columns than ``Puzzle.MAX_SIDE``.
 

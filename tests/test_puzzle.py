@@ -11,8 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 from conftest import examples
 from kakuro_np.errors import PuzzleError
-from kakuro_np.puzzle import (MAX_RUN, Puzzle, check_run_lengths, check_size, from_cells,
-                               too_large)
+from kakuro_np.puzzle import (MAX_RUN, Puzzle, check_run_lengths, check_size, too_large)
 from strategies import filled_puzzles
 
 ROWS = [["x", (16, 0), (3, 0)], [(0, 10), "_", 1], [(0, 9), "_", "_"]]
@@ -67,51 +66,6 @@ def test_with_given_changes_the_digits_only(case):
     for name in ("blank", "down", "across"):
         assert np.array_equal(getattr(solved, name), getattr(p, name))
     assert not solved.with_given(None).given.any()
-
-
-def made(make):
-    """``make()``, or the message of the PuzzleError it raises."""
-    try:
-        return make()
-    except PuzzleError as e:
-        return str(e)
-
-
-@settings(max_examples=examples(60))
-@given(st.lists(grids(), min_size=1, max_size=6))
-def test_puzzles_made_at_once_from_their_cells_are_the_puzzles(many):
-    cells = [np.concatenate([a.ravel() for a in arrays]) for arrays in zip(*many)]
-    made_at_once = from_cells(*cells, [arrays[0].shape for arrays in many])
-    assert made_at_once == [Puzzle(*arrays) for arrays in many]
-    for p in made_at_once:
-        assert [a.dtype for a in (p.blank, p.down, p.across, p.given)] == [
-            bool, np.int16, np.int16, np.int8]
-        assert all(not a.flags.writeable and a.flags.c_contiguous
-                   for a in (p.blank, p.down, p.across, p.given))
-        assert not any(np.shares_memory(a, c) for a in (p.blank, p.given) for c in cells)
-
-
-@settings(max_examples=examples(100))
-@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3)), min_size=1, max_size=3),
-       st.data())
-def test_cells_puzzle_refuses_are_refused_with_its_error_for_the_first(shapes, data):
-    n = sum(h * w for h, w in shapes)
-    value = st.integers(-2, 50)
-    blank = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
-    down, across, given = (np.array(data.draw(st.lists(st.sampled_from([0, 0, 0, 3, 46, -1, 9, 10])
-                                                        | value, min_size=n, max_size=n)))
-                           for _ in range(3))
-    starts = np.cumsum([h * w for h, w in shapes]) - [h * w for h, w in shapes]
-
-    def one_by_one():
-        return [Puzzle(*(a[s:s + h * w].reshape(h, w) for a in (blank, down, across, given)))
-                for s, (h, w) in zip(starts, shapes)]
-    assert made(lambda: from_cells(blank, down, across, given, shapes)) == made(one_by_one)
-
-
-def test_cells_of_another_count_than_the_shapes_say_are_refused():
-    with pytest.raises(ValueError, match="take 4"):
-        from_cells([0, 0, 1], [0, 0, 0], [0, 0, 0], [0, 0, 0], [(2, 2)])
 
 
 def test_a_transposed_view_gives_the_transposed_grid_as_a_copy():

@@ -4,7 +4,9 @@ A batch reads and writes hundreds of small grids; a reader or writer called once
 grid spends more on its own calls than on the cells. Here the texts of many grids
 are joined and read in one pass of numpy, and many solutions written in one.
 Each function gives exactly what the one-grid verbs give, and leaves to them
-whatever it does not take (``read_plain``'s None), so that they name every error.
+whatever it does not take (``read_plain``'s None), so that they name every error;
+``from_cells`` makes the Puzzles of many grids' cells, checked at once as ``Puzzle``
+checks one.
 
 Glossary
 --------
@@ -22,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import MAX_RUN, Puzzle, check_run_lengths, from_cells
+from ..puzzle import MAX_RUN, Puzzle, check_run_lengths
 from .jboxed import PLAIN_CHARS_A_CELL
 from .text import _PLACES
 
@@ -81,6 +83,68 @@ def _plain(text, most: int):
         return None
     data = text.encode("ascii").replace(b" ; ", b";")
     return data[:-1] if data.endswith(b"\n") else data
+
+
+def from_cells(blank, down, across, given, shapes) -> list:
+    """The Puzzles whose cells lie end to end (row-major, one puzzle after another) in the
+    1-d arrays ``blank``, ``down``, ``across`` and ``given``, ``shapes`` ``[(H, W), ...]``:
+    each as ``Puzzle(blank, down, across, given)`` makes it, every check done at once on
+    all their cells (for a reader of many grids). Where one is refused, ``Puzzle`` raises
+    the error of the first so refused. The puzzles share four read-only arrays of their
+    own (new copies, C-ordered, of the dtypes a Puzzle keeps), each a view of them.
+
+    Examples
+    --------
+    >>> a, b = from_cells([0, 0, 0, 1, 0, 0, 1], [0, 3, 0, 0, 0, 2, 0], [0, 0, 3, 0, 2, 0, 0],
+    ...                   [0, 0, 0, 2, 0, 0, 0], [(2, 2), (1, 3)])
+    >>> a == Puzzle.from_rows([["x", (3, 0)], [(0, 3), 2]]), b.shape
+    (True, (1, 3))
+    >>> from_cells([1], [0], [0], [12], [(1, 1)])
+    Traceback (most recent call last):
+    ...
+    kakuro_np.errors.PuzzleError: cell (0, 0): given digit 12 is not 1-9
+    """
+    shapes = np.asarray(shapes, np.int64).reshape(-1, 2)
+    cells = [np.asarray(a) for a in (blank, down, across, given)]
+    sizes = shapes[:, 0] * shapes[:, 1]
+    ends = np.cumsum(sizes)
+    total = int(ends[-1]) if len(ends) else 0
+    if any(a.shape != (total,) for a in cells):
+        raise ValueError(f"grids of shapes {shapes.tolist()} take {total} cells in each "
+                         f"array, not {[a.shape for a in cells]}")
+    blank, down, across, given = cells
+    fine = (blank.dtype == bool and all(np.issubdtype(a.dtype, np.integer) and a.dtype != bool
+                                        for a in cells[1:])
+            and bool((shapes >= 1).all()) and bool((shapes <= Puzzle.MAX_SIDE).all()))
+    if fine and total:
+        sums = (down | across) != 0
+        fine = not (((down < 0) | (down > 45) | (across < 0) | (across > 45)).any()
+                    or (blank & sums).any() or (given != 0).any() and (
+                        ((given != 0) & ~blank).any() or ((given < 0) | (given > 9)).any()))
+    if not fine:                            # Puzzle says what is wrong, as ever
+        starts = ends - sizes
+        return [Puzzle(*(a[s:e].reshape(h, w) for a in cells))
+                for s, e, (h, w) in zip(starts.tolist(), ends.tolist(), shapes.tolist())]
+    blank, down, across, given = (_read_only(a.astype(t)) for a, t in
+                                  zip(cells, (bool, np.int16, np.int16, np.int8)))
+    found, new, start = [], object.__new__, 0
+    set_blank, set_down, set_across, set_given = (getattr(Puzzle, name).__set__
+                                                  for name in Puzzle.__slots__)
+    for shape, end in zip(shapes.tolist(), ends.tolist()):
+        puzzle = new(Puzzle)
+        set_blank(puzzle, blank[start:end].reshape(shape))
+        set_down(puzzle, down[start:end].reshape(shape))
+        set_across(puzzle, across[start:end].reshape(shape))
+        set_given(puzzle, given[start:end].reshape(shape))
+        found.append(puzzle)
+        start = end
+    return found
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` (a copy of one's own), read only."""
+    array.flags.writeable = False
+    return array
 
 
 #: The most bytes of text read at once, but for a longer text: the arrays of a piece stay
