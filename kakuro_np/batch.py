@@ -94,12 +94,14 @@ class Result(NamedTuple):
     puzzle: object
 
     def to_json(self) -> dict:
-        """The result as ``batch`` writes it: size, and solutions in the comma format."""
-        from .formats import format
+        """The result as ``batch`` writes it: size, and solutions in the comma format
+        (``formats.format``'s text, all written at once: ``formats.bulk.comma_texts``)."""
+        from .formats.bulk import comma_texts
         return {"id": self.id,
                 "size": None if self.puzzle is None else list(self.puzzle.shape),
                 "count": self.count, "status": self.status,
-                "solutions": [format(self.puzzle, "comma", solution=s) for s in self.solutions],
+                "solutions": comma_texts([self.puzzle] * len(self.solutions),
+                                         list(self.solutions)),
                 "seconds": round(self.seconds, 4), "error": self.error}
 
 
@@ -123,8 +125,11 @@ def as_line(result: Result) -> Line:
     >>> line.id, line.status, line.text[:48]
     ('k2', 'unique', '{"id": "k2", "size": [10, 8], "count": 1, "statu')
     """
-    return Line(result.id, result.status,
-                json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    return Line(result.id, result.status, _JSON.encode(result.to_json()) + "\n")
+
+
+#: ``json.dumps(..., ensure_ascii=False)``, made once.
+_JSON = json.JSONEncoder(ensure_ascii=False)
 
 
 def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
@@ -132,7 +137,9 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
 
     The count is ``count(grid, limit=limit)``; the solutions kept, up to
     ``keep`` (default ``limit``, or KEEP without one), are any the hunt finds
-    (``kakuro(order="any")``). ``timeout`` is for both together.
+    (``kakuro(order="any")``). ``timeout`` is for both together. Without one, a
+    hunt for two solutions comes first: where it finds fewer, they are the count
+    and the solutions kept, in one walk (``_fewer_than_two``).
 
     Examples
     --------
@@ -153,9 +160,14 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
             raise grid
         puzzle = _checked(grid)
         kept = np.zeros((0,) + puzzle.shape, np.int8)
-        found = count(puzzle, limit=limit, timeout=timeout)
+        hunted = (_fewer_than_two(puzzle) if timeout is None and _at_least(limit, 2)
+                  and _at_least(keep, 0) else None)
+        found = len(hunted) if hunted is not None else count(puzzle, limit=limit,
+                                                              timeout=timeout)
         most = min(found, keep if keep is not None else (limit or KEEP))
-        if most:
+        if hunted is not None:
+            kept = hunted[:most]
+        elif most:
             left = None if timeout is None else max(timeout - (time.perf_counter() - start),
                                                     1e-3)
             kept = kakuro(puzzle, limit=most, order="any", timeout=left)
@@ -169,6 +181,19 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     if status in ("timeout", "error") and puzzle is not None:
         kept = np.zeros((0,) + puzzle.shape, np.int8)
     return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
+
+
+def _fewer_than_two(puzzle):
+    """The solutions of ``puzzle`` where it has fewer than two (most puzzles that force does
+    not solve alone: one hunt for two finds them, and so counts them, where ``count`` and
+    then ``kakuro`` would take two walks), else None, and None where the hunt fails (the
+    count then says why)."""
+    from .solve import kakuro
+    try:
+        hunted = kakuro(puzzle, limit=2, order="any")
+    except Exception:
+        return None
+    return hunted if len(hunted) < 2 else None
 
 
 #: Puzzles that ``answered`` hands to the engine in one call.
@@ -192,32 +217,76 @@ def answered(items, limit=None, timeout=None, keep=None, lines=False, start=True
 
 
 def _answered_at_once(items, limit, timeout, keep, lines, start):
-    """``answered`` of at most AT_ONCE items: each read (``_checked``), those force solves
-    answered by one call, the rest (and any that could not be read) by ``solve_one``."""
+    """``answered`` of at most AT_ONCE items: each read (the plain grids all at once,
+    ``formats.bulk.read_plain``, the others by ``_checked``), those force solves answered by
+    one call (their lines written at once, ``_forced_lines``), the rest (and any that could
+    not be read) by ``solve_one``.
+
+    A plain grid's runs are checked only where force does not solve it (it solves none
+    with a malformed run): one that fails goes to ``solve_one`` as its text, which
+    ``_checked`` reads again, naming the run by its line and column."""
     from .engine.model import forced_answers
-    read, seconds = {}, {}
+    from .formats import check_runs
+    from .formats.bulk import read_plain
+    read, seconds, plain = {}, {}, set()
     if _at_least(limit, 1) and _at_least(keep, 0):     # else solve_one says what is wrong
-        for i, (_, grid) in enumerate(items):
+        began = time.perf_counter()
+        fast = read_plain([grid if isinstance(grid, str) and not isinstance(grid, File)
+                           else None for _, grid in items])
+        share = (time.perf_counter() - began) / len(items)
+        for i, ((_, grid), puzzle) in enumerate(zip(items, fast)):
+            if puzzle is not None:
+                read[i], seconds[i] = puzzle, share
+                plain.add(i)
+                continue
             began = time.perf_counter()
             try:
                 if not isinstance(grid, Exception):
                     read[i] = _checked(grid)
             except Exception:               # solve_one says what, as ever
                 pass
-            seconds[i] = time.perf_counter() - began
+            seconds[i] = share + time.perf_counter() - began
     began = time.perf_counter()
     solutions = dict(zip(read, forced_answers(list(read.values()), start)))
     share = (time.perf_counter() - began) / max(len(read), 1)
     most = min(1, keep if keep is not None else (limit or KEEP))
+    solved = [i for i, solution in solutions.items() if solution is not None]
+    if lines and solved:
+        written = dict(zip(solved, _forced_lines(
+            [str(items[i][0]) for i in solved], [read[i] for i in solved],
+            [solutions[i][0] for i in solved], [seconds[i] + share for i in solved], most)))
     for i, (pid, grid) in enumerate(items):
         solution = solutions.get(i)
         if solution is None:
+            if i in plain:
+                try:
+                    check_runs(read[i])
+                except PuzzleError:
+                    del read[i]
             yield _answer(solve_one((pid, read.get(i, grid)), limit, timeout, keep), lines)
-            continue
-        puzzle = read[i]
-        kept = solution if most else np.zeros((0,) + puzzle.shape, np.int8)
-        yield _answer(Result(str(pid), 1, kept, "unique", None, seconds[i] + share, puzzle),
-                      lines)
+        elif lines:
+            yield written[i]
+        else:
+            puzzle = read[i]
+            kept = solution if most else np.zeros((0,) + puzzle.shape, np.int8)
+            yield Result(str(pid), 1, kept, "unique", None, seconds[i] + share, puzzle)
+
+
+def _forced_lines(ids, puzzles, solutions, seconds, keep: int) -> list:
+    """The ``Line`` of each puzzle force solved, as ``as_line`` writes its Result (count 1,
+    "unique", its solution kept unless ``keep`` is 0), the solutions written at once
+    (``formats.bulk.comma_texts``)."""
+    from .formats.bulk import comma_texts
+    texts = comma_texts(puzzles, solutions, json=True) if keep else [None] * len(ids)
+    found = []
+    for pid, puzzle, text, took in zip(ids, puzzles, texts, seconds):
+        h, w = puzzle.shape
+        kept = f'"{text}"' if keep else ""
+        found.append(Line(pid, "unique", f'{{"id": {_JSON.encode(pid)}, "size": [{h}, {w}], '
+                          f'"count": 1, "status": "unique", "solutions": [{kept}], '
+                          f'"seconds": {float.__repr__(round(took, 4))}, '      # as JSON
+                          '"error": null}\n'))
+    return found
 
 
 def _at_least(value, low: int) -> bool:
@@ -503,12 +572,20 @@ def _json_lines(path) -> list:
         if not isinstance(obj, dict):
             found.append((f"line {n}", PuzzleError(f"{path}:{n}: not a JSON object")))
             continue
-        pid = next((obj[k] for k in ID_KEYS if k in obj), f"line {n}")
-        grid = next((obj[k] for k in GRID_KEYS if k in obj), None)
+        pid = _first(obj, ID_KEYS, f"line {n}")
+        grid = _first(obj, GRID_KEYS, None)
         if grid is None:
             grid = PuzzleError(f"{path}:{n}: no grid (one of {', '.join(GRID_KEYS)})")
         found.append((str(pid), Text(grid) if isinstance(grid, str) else grid))
     return found
+
+
+def _first(obj: dict, keys, default):
+    """The value of the first of ``keys`` that ``obj`` has, or ``default``."""
+    for key in keys:
+        if key in obj:
+            return obj[key]
+    return default
 
 
 def _is_collection(path) -> bool:

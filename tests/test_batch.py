@@ -25,13 +25,15 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kakuro_np as kn
 from kakuro_np.batch import answered, items, run_batch, solve_many, solve_one, write_line
 from kakuro_np.cli import main
 from kakuro_np.errors import PuzzleError
-from conftest import PUZZLES, ROOT
-from strategies import satisfies
+from conftest import PUZZLES, ROOT, examples
+from strategies import filled_puzzles, satisfies
 
 batch = importlib.import_module("kakuro_np.batch")
 EXPECTED = {k[:-4]: v["solutions"] for k, v in
@@ -85,6 +87,62 @@ def test_answered_together_is_each_solved_alone(limit, keep):
         assert a.solutions.shape == b.solutions.shape
         if a.status == "unique":
             assert np.array_equal(a.solutions, b.solutions)
+
+
+@pytest.mark.parametrize("keep", [None, 0])
+def test_answered_lines_are_each_solved_alone_as_lines(keep):
+    """The lines of ``answered`` (the plain grids read at once, the lines of those force
+    solves written at once) are ``as_line`` of ``solve_one`` of each, but the seconds:
+    a malformed run in a plain grid too, named by its line and column."""
+    from kakuro_np.engine.core import ahead
+    ahead.main(["many"])
+    with open(ROOT / "bench" / "sets" / "published.jsonl") as f:
+        grids = [json.loads(line)["grid"] for line in f][:30]
+    listed = ([(f"p{i}", batch.Text(g)) for i, g in enumerate(grids)] +
+              [("spaced", batch.Text(grids[0].replace(";", " ; "))), ("\u00e9 \"q\"", grids[1]),
+               ("loose", "x;x;x\nx;_;_"), ("clueless", batch.Text("x;3 0;x\n0 3;_;3 0")),
+               ("k3", str(PUZZLES / "k3.txt")), ("rows", [["x", (3, 0)], [(0, 3), "_"]]),
+               ("bad", "x ; 3 0"), ("past", "x;3 46\n0 3;_")])
+    together = [line.text for line in answered(listed, None, None, keep, lines=True)]
+    alone = [batch.as_line(solve_one(item, None, None, keep)).text for item in listed]
+    assert [seconds_dropped(t) for t in together] == [seconds_dropped(t) for t in alone]
+    assert '"error": "2:3: a run of 2 blank cells has no across clue to its left"' in together[-6]
+
+
+def seconds_dropped(line: str) -> dict:
+    result = json.loads(line)
+    assert isinstance(result.pop("seconds"), float)
+    return result
+
+
+@settings(max_examples=examples(60))
+@given(st.lists(st.tuples(st.text(), st.floats(0, 1e4), filled_puzzles(max_side=6)),
+                max_size=8), st.sampled_from([0, 1]))
+def test_forced_lines_are_the_lines_of_their_results(drawn, keep):
+    ids = [pid for pid, _, _ in drawn]
+    seconds = [took for _, took, _ in drawn]
+    puzzles = [p for _, _, (p, _) in drawn]
+    fills = [fill for _, _, (_, fill) in drawn]
+    lines = batch._forced_lines(ids, puzzles, fills, seconds, keep)
+    for pid, took, p, fill, line in zip(ids, seconds, puzzles, fills, lines):
+        kept = fill[None] if keep else np.zeros((0,) + p.shape, np.int8)
+        assert line == batch.as_line(batch.Result(pid, 1, kept, "unique", None, took, p))
+
+
+@pytest.mark.parametrize("limit, keep", [(None, None), (None, 0), (2, 1), (3, None), (1, None),
+                                         (0, None), (None, -1)])
+def test_a_hunt_for_two_first_gives_what_the_count_then_the_hunt_give(limit, keep):
+    """Without a timeout, ``solve_one`` hunts for two solutions first (``_fewer_than_two``):
+    the same results as the count then the hunt, which a timeout asks for."""
+    listed = [(p.name, str(p)) for p in sorted(PUZZLES.glob("k*.txt"))] + [
+        ("none", "x;3 0;4 0\n0 3;_;_\n0 3;_;_"), ("loose", "x;x;x\nx;_;_"), ("bad", "x ; 3 0")]
+    for item in listed:
+        hunted, counted = solve_one(item, limit, None, keep), solve_one(item, limit, 1e6, keep)
+        assert (hunted.count, hunted.status, hunted.error) == \
+            (counted.count, counted.status, counted.error)
+        assert hunted.solutions.shape == counted.solutions.shape
+        if hunted.count == 1:
+            assert np.array_equal(hunted.solutions, counted.solutions)
 
 
 def test_a_bad_puzzle_records_its_error_and_the_batch_goes_on():

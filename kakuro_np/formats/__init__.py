@@ -11,6 +11,10 @@ __init__  : the public verbs (``read``, ``parse``, ``detect``, ``format``,
 text      : what the readers share: decoding, lines, tokens, rows, clue sums.
 jboxed, backslash, pipe, comma, jsongrid, puzzlink : one module per format,
             its reader (``parse_<name>``) and its writer (``write_<name>``).
+bulk      : many grids at once, for a batch: plain jboxed grids read
+            (``read_plain``, what ``parse`` reads or None) and comma texts written
+            (``comma_texts``, what ``format`` writes), each a few numpy passes,
+            the Puzzles made at once from their cells (``from_cells``).
 
 Glossary
 --------
