@@ -176,7 +176,7 @@ def in_turns(m, cap, deadline, turns, hunt, count_turn, learned, *, hunting=True
             answer = count_turn(turn)
             if answer is not None:
                 return answer
-        turn = min(turn, NO_LIMIT // growth) * growth
+        turn = NO_LIMIT if turn >= NO_LIMIT else min(turn, NO_LIMIT // growth) * growth
 
 
 class Learner:
@@ -275,6 +275,8 @@ def _counted(m, cap, deadline, turns, meter, memo, race, *, stop, first_order):
                                  np.int64(deadline), memo[0], work, rank[0])[0]
             if followed:
                 meter.add(turn - max(int(work[0]), 0), 0, work)
+            if stop is not None and runner is stop and stop.stopped:
+                raise Stopped
             if not (pieces == MEMO_FULL).any():
                 break
             memo[0] = grown(memo[0])        # and the turn again, on every count stored

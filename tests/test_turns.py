@@ -40,3 +40,43 @@ def test_counts_in_turns_agree_with_the_listing_at_every_limit():
     p = kn.read(PUZZLES / "k3.txt")
     for limit in (1, 2, 39, 40, 41, None):
         assert kn.count(p, limit=limit) == min(40, NO_LIMIT if limit is None else limit)
+
+
+def test_a_count_stopped_mid_turn_raises_stopped_and_hunts_nothing_after(monkeypatch):
+    """A count told to stop while its kernel runs (a Dask task whose other side answered)
+    raises Stopped when the kernel returns; the turns after such a stop, above the hunt's
+    limit, hunted once with the count's limit as the hunt's (a billion-entry array: 8 GB
+    in a worker)."""
+    import kakuro_np.turns as turns_module
+    from kakuro_np.solve import model
+    called = []
+    monkeypatch.setattr(turns_module, "any_solutions", lambda *a: called.append(a[2]))
+
+    class MidTurn(turns_module.Runner):
+        """Not stopped when the turn starts; stopped as soon as the kernel has its work."""
+        looks = 0
+
+        @property
+        def stopped(self):
+            self.looks += 1
+            return self.looks > 1
+
+        @stopped.setter
+        def stopped(self, value):
+            pass
+
+        @property
+        def work(self):
+            return self._work
+
+        @work.setter
+        def work(self, value):
+            self._work = value
+            value[0] = turns_module.STOP_NODES          # the stop lands at once
+
+    m = model("tests/data/many-12x12.txt")
+    for cap in (10 ** 9, turns_module.NO_LIMIT):
+        with pytest.raises(turns_module.Stopped):
+            turns_module.count_in_turns(m, cap, turns_module.NO_DEADLINE, race=False,
+                                        stop=MidTurn())
+    assert called == []
