@@ -183,13 +183,13 @@ def _submit_split(client, task, m, cap, timeout, max_rows, tasks, *extra):
     end = None if timeout is None else time.time() + timeout
     parts = split(m, tasks if tasks is not None else TASKS_PER_THREAD * threads(client))
     key = model_key(m.puzzle, max_rows)
-    futures = [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, *extra, pure=False)
-               for mask in parts]
-    if extra:                               # the whole tree, in each order a process races
-        for first_order in ((True, False) if cap >= NO_LIMIT else (False,)):
-            futures.append(client.submit(task, m.puzzle, key, max_rows, m.mask, cap, end,
-                                         *extra, first_order, pure=False, priority=1))
-    return futures
+    wholes = []
+    if extra:                               # the whole tree, in each order a process races,
+        for first_order in ((True, False) if cap >= NO_LIMIT else (False,)):  # sent first
+            wholes.append(client.submit(task, m.puzzle, key, max_rows, m.mask, cap, end,
+                                        *extra, first_order, pure=False, priority=1))
+    return [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, *extra, pure=False)
+            for mask in parts] + wholes
 
 
 def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
