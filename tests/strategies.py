@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import kakuro_np as kn
 
@@ -228,3 +229,16 @@ def brute_force_count(puzzle, cap=10**6):
 def all_combinations(total, length):
     """kc by itertools: every ascending combination of distinct digits with that sum."""
     return [c for c in itertools.combinations(range(1, 10), length) if sum(c) == total]
+
+
+@st.composite
+def grids(draw):
+    """``(blank, down, across, given)``: random arrays a Puzzle accepts (clues and digits in
+    range, clues off the blanks, digits on them), of any integer dtype that holds them."""
+    shape = draw(st.tuples(st.integers(1, 12), st.integers(1, 12)))
+    blank = draw(hnp.arrays(bool, shape))
+    dtype = draw(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8]))
+    down = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
+    across = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
+    digits = np.where(blank, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 9))), 0)
+    return blank, down.astype(dtype), across.astype(dtype), digits.astype(dtype)

@@ -12,23 +12,10 @@ from hypothesis.extra import numpy as hnp
 from conftest import examples
 from kakuro_np.errors import PuzzleError
 from kakuro_np.puzzle import (MAX_RUN, Puzzle, check_run_lengths, check_size, too_large)
-from strategies import filled_puzzles
+from strategies import filled_puzzles, grids
 
 ROWS = [["x", (16, 0), (3, 0)], [(0, 10), "_", 1], [(0, 9), "_", "_"]]
 SMALL = Puzzle.from_rows(ROWS)
-
-
-@st.composite
-def grids(draw):
-    """``(blank, down, across, given)``: random arrays a Puzzle accepts (clues and digits in
-    range, clues off the blanks, digits on them), of any integer dtype that holds them."""
-    shape = draw(st.tuples(st.integers(1, 12), st.integers(1, 12)))
-    blank = draw(hnp.arrays(bool, shape))
-    dtype = draw(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8]))
-    down = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
-    across = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
-    digits = np.where(blank, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 9))), 0)
-    return blank, down.astype(dtype), across.astype(dtype), digits.astype(dtype)
 
 
 # -- the arrays ---------------------------------------------------------------------

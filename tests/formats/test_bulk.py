@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
 from conftest import examples
 from kakuro_np.errors import PuzzleError
@@ -18,7 +17,7 @@ from kakuro_np.formats import bulk, format, parse, with_places
 from kakuro_np.formats.bulk import comma_texts, from_cells, read_plain
 from kakuro_np.formats.jboxed import write_jboxed
 from kakuro_np.puzzle import Puzzle
-from strategies import ANY_GRID, filled_puzzles
+from strategies import ANY_GRID, filled_puzzles, grids
 
 
 def parsed(text):
@@ -136,19 +135,6 @@ def test_many_texts_read_at_once_are_each_read_alone(texts, piece):
 
 
 # -- Puzzles made at once -------------------------------------------------------------------
-
-@st.composite
-def grids(draw):
-    """``(blank, down, across, given)``: random arrays a Puzzle accepts (clues and digits in
-    range, clues off the blanks, digits on them), of any integer dtype that holds them."""
-    shape = draw(st.tuples(st.integers(1, 12), st.integers(1, 12)))
-    blank = draw(hnp.arrays(bool, shape))
-    dtype = draw(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8]))
-    down = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
-    across = np.where(blank, 0, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 45))))
-    digits = np.where(blank, draw(hnp.arrays(dtype, shape, elements=st.integers(0, 9))), 0)
-    return blank, down.astype(dtype), across.astype(dtype), digits.astype(dtype)
-
 
 def made(make):
     """``make()``, or the message of the PuzzleError it raises."""
