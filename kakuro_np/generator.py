@@ -831,11 +831,6 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
     if grade is not None and grade not in LABELS:
         raise PuzzleError(f"grade must be one of {', '.join(LABELS)}, got {grade!r}")
     rng, deadline = np.random.default_rng(seed), deadline_ns(timeout)
-    try:                                            # helpers compile, within the timeout
-        ahead.ready(("model", "generate") + (("steer",) if grade else ()), deadline)
-    except SolveTimeout:
-        raise SolveTimeout(f"timed out while {DOING} (compiling its kernels: a first run "
-                           "compiles them once; `kakuro-np compile` does it ahead)") from None
     if layout is not None:
         blank = checked_layout(layout, min_run)
         if (rows, cols) not in ((None, None), blank.shape):
@@ -849,9 +844,20 @@ def generate(rows: int | None = None, cols: int | None = None, *, layout=None,
                          deadline=deadline)[0]
 
 
+def _compiled(label, deadline) -> None:
+    """The generator's kernels (and the grade's, with a ``label``) compiled by helpers
+    within ``deadline`` (``ahead.ready``), else SolveTimeout saying so."""
+    try:
+        ahead.ready(("model", "generate") + (("steer",) if label else ()), deadline)
+    except SolveTimeout:
+        raise SolveTimeout(f"timed out while {DOING} (compiling its kernels: a first run "
+                           "compiles them once; `kakuro-np compile` does it ahead)") from None
+
+
 def layout_puzzle(rng, blank, min_run, tries, label=None, deadline=NO_DEADLINE) -> Puzzle:
     """``generate``'s work on a writer's layout ``blank``: up to ``tries`` random fillings,
     each made unique by kicks alone (``make_unique`` without blocks)."""
+    _compiled(label, deadline)
     orbit = orbits(*blank.shape, "none")
     for _ in range(tries):
         fill = random_fill(blank, rng)
@@ -871,6 +877,7 @@ def unique_puzzle(rng, rows, cols, density, symmetry, min_run, tries, *,
     """``(puzzle, layouts drawn)``: ``generate``'s work, drawing from ``rng``, with the
     climb's ``climb_stall`` and the grade ``label`` (see ``make_unique``)."""
     from .checking import _left
+    _compiled(label, deadline)
     orbit = orbits(rows, cols, symmetry)
     for drawn in range(1, tries + 1):
         _left(deadline, DOING)
