@@ -137,9 +137,10 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
 
     The count is ``count(grid, limit=limit)``; the solutions kept, up to
     ``keep`` (default ``limit``, or KEEP without one), are any the hunt finds
-    (``kakuro(order="any")``). ``timeout`` is for both together. Without one, a
-    hunt for two solutions comes first: where it finds fewer, they are the count
-    and the solutions kept, in one walk (``_fewer_than_two``).
+    (``kakuro(order="any")``). ``timeout`` is for both together. Without one, and
+    with at most two solutions to keep (as by default), a hunt for two solutions comes
+    first: where it finds fewer, they are the count and the solutions kept, in one walk;
+    else the two it found are those kept (``_two_at_most``).
 
     Examples
     --------
@@ -160,12 +161,13 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
             raise grid
         puzzle = _checked(grid)
         kept = np.zeros((0,) + puzzle.shape, np.int8)
-        hunted = (_fewer_than_two(puzzle) if timeout is None and _at_least(limit, 2)
-                  and _at_least(keep, 0) else None)
-        found = len(hunted) if hunted is not None else count(puzzle, limit=limit,
-                                                              timeout=timeout)
-        most = min(found, keep if keep is not None else (limit or KEEP))
-        if hunted is not None:
+        wanted = keep if keep is not None else (limit or KEEP)   # solutions kept at most
+        hunted = (_two_at_most(puzzle) if timeout is None and _at_least(limit, 2)
+                  and _at_least(keep, 0) and wanted <= 2 else None)
+        exact = hunted is not None and len(hunted) < 2
+        found = len(hunted) if exact else count(puzzle, limit=limit, timeout=timeout)
+        most = min(found, wanted)
+        if exact or (hunted is not None and most == 2):     # what kakuro(limit=most) gives
             kept = hunted[:most]
         elif most:
             left = None if timeout is None else max(timeout - (time.perf_counter() - start),
@@ -183,17 +185,16 @@ def solve_one(item, limit=None, timeout=None, keep=None) -> Result:
     return Result(str(pid), found, kept, status, error, time.perf_counter() - start, puzzle)
 
 
-def _fewer_than_two(puzzle):
-    """The solutions of ``puzzle`` where it has fewer than two (most puzzles that force does
-    not solve alone: one hunt for two finds them, and so counts them, where ``count`` and
-    then ``kakuro`` would take two walks), else None, and None where the hunt fails (the
-    count then says why)."""
+def _two_at_most(puzzle):
+    """``kakuro(puzzle, limit=2, order="any")``, or None where it fails (the count then says
+    why). Fewer than two are all the solutions (most puzzles that force does not solve
+    alone: one hunt finds them, and so counts them, where ``count`` and then ``kakuro``
+    would take two walks); two are the two a batch keeps by default."""
     from .solve import kakuro
     try:
-        hunted = kakuro(puzzle, limit=2, order="any")
+        return kakuro(puzzle, limit=2, order="any")
     except Exception:
         return None
-    return hunted if len(hunted) < 2 else None
 
 
 #: Puzzles that ``answered`` hands to the engine in one call.
