@@ -850,7 +850,7 @@ def _compile_once(limit) -> None:
     from .solve import kakuro_kernels
     from .turns import count_kernels
     ahead.start("model", *count_kernels(limit), *kakuro_kernels(KEEP, "any"))
-    if ahead.all_cached(("model",)):        # else its helper would compile the model again
+    if ahead.all_cached(("model",)):        # a first run solves its puzzles one by one
         ahead.start("many")
 
 

@@ -174,22 +174,19 @@ def deadline_of(end) -> int:
     return deadline_ns(None if end is None else max(end - time.time(), 0.0))
 
 
-def _submit_split(client, task, m, cap, timeout, max_rows, tasks, *extra):
-    """The futures of ``task(puzzle, key, max_rows, mask, cap, end, *extra)`` over the
-    subproblems the tree of ``m`` splits into; then, when ``extra`` names a stop, those
-    over the whole tree, first in the queue: an exact count's in each of its two orders
-    (``first_order`` True, then False), else one (see the module's note)."""
+def _submit_split(client, task, m, cap, timeout, max_rows, tasks, *extra, orders=()):
+    """``(parts, wholes)``: the futures of ``task(puzzle, key, max_rows, mask, cap, end,
+    *extra)`` over the subproblems the tree of ``m`` splits into, and, sent before them,
+    first in the queue, those of ``task(..., *extra, first_order)`` over the whole tree,
+    one for each of ``orders`` (see the module's note)."""
     from .engine.walk.split import split
     end = None if timeout is None else time.time() + timeout
     parts = split(m, tasks if tasks is not None else TASKS_PER_THREAD * threads(client))
     key = model_key(m.puzzle, max_rows)
-    wholes = []
-    if extra:                               # the whole tree, in each order a process races,
-        for first_order in ((True, False) if cap >= NO_LIMIT else (False,)):  # sent first
-            wholes.append(client.submit(task, m.puzzle, key, max_rows, m.mask, cap, end,
-                                        *extra, first_order, pure=False, priority=1))
+    wholes = [client.submit(task, m.puzzle, key, max_rows, m.mask, cap, end, *extra,
+                            first_order, pure=False, priority=1) for first_order in orders]
     return [client.submit(task, m.puzzle, key, max_rows, mask, cap, end, *extra, pure=False)
-            for mask in parts] + wholes
+            for mask in parts], wholes
 
 
 def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
@@ -203,9 +200,9 @@ def count_on(client, task, m, cap, timeout, max_rows, tasks=None):
     thread)."""
     distributed = distributed_module()
     stop = f"kakuro-np-stop-{uuid.uuid4().hex}"
-    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks, stop)
-    wholes = 2 if cap >= NO_LIMIT else 1
-    whole, parts = set(futures[-wholes:]), set(futures[:-wholes])
+    parts, wholes = _submit_split(client, task, m, cap, timeout, max_rows, tasks, stop,
+                                  orders=(True, False) if cap >= NO_LIMIT else (False,))
+    futures, parts, whole = parts + wholes, set(parts), set(wholes)
     total = 0
     try:
         for future in distributed.as_completed(futures):
@@ -265,7 +262,7 @@ def solutions_on(client, task, m, cap, timeout, max_rows, tasks=None):
     Each subproblem's task finds up to ``cap`` solutions; they are joined in
     the fan-out order, and the tasks after the ``cap``-th solution are cancelled.
     """
-    futures = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
+    futures, _ = _submit_split(client, task, m, cap, timeout, max_rows, tasks)
     got, found = [], 0
     try:
         for future in futures:

@@ -74,9 +74,9 @@ def solutions_in_any_order(m, cap, deadline, timeout, turns=None,
     ahead.ready(("hunt",), deadline)
     ahead.start("readback", "learn")        # a first run: compiled while the hunt goes
     memo = [None]                           # borrowed at the first count turn
+    keep = np.zeros((cap, len(m.var_cell)), np.int64)   # each turn writes from the top
 
     def hunt(turn, weight):
-        keep = np.zeros((cap, len(m.var_cell)), np.int64)
         hunted = any_solutions(m.root(), keep, np.int64(cap), np.int64(turn),
                                np.int64(deadline), weight)
         masks = keep[:min(hunted.found, cap)]   # the first found, in rows from the top

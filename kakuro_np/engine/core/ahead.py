@@ -193,10 +193,10 @@ def start(*names: str) -> None:
 
 def _helper(*names: str, background: bool = False, after: tuple = ()) -> subprocess.Popen:
     """A helper process compiling ``names``, once the groups ``after`` are cached (or their
-    helpers, of this process, have ended); on Linux
-    it dies with this process. A ``background`` one (started for a call, while the essay
-    may answer it) runs at a lower priority (``BACKGROUND_NICE``), so that on a busy machine
-    the essay's answer comes first."""
+    helpers, of this process, have ended); on Linux it dies with this process. A
+    ``background`` one (started for a call, while the essay may answer it) runs at a lower
+    priority (``BACKGROUND_NICE``), so that on a busy machine the essay's answer comes
+    first."""
     imports = sorted({f"--import={DECLARED_IN[name]}" for name in names + after
                       if name in DECLARED_IN})
     return subprocess.Popen([sys.executable, "-m", "kakuro_np.engine.core.ahead", *imports,
