@@ -68,7 +68,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     module, name, off_value = PIECES[args.piece]
     on_value = getattr(module, name)
-    print(f"| set | on, s per round | off, s per round | off / on |\n|---|---|---|---:|")
+    print("| set | on, s per round | off, s per round | off / on |\n|---|---|---|---:|")
     for set_name in args.sets.split(","):
         items = puzzles(set_name)
         set_seconds(items)                     # warm: every kernel the set needs

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pathlib
 import threading
 
-import numpy as np
 from playwright.sync_api import sync_playwright
 
 import kakuro_np as kn

@@ -19,9 +19,6 @@ import os
 import sys
 import time
 
-import numpy as np
-
-import kakuro_np as kn
 import kakuro_np.solve as solve
 from kakuro_np.engine.force import pick_entry, start_state
 from kakuro_np.engine.walk.sums import network_of, sums_feasible

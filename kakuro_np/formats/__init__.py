@@ -110,7 +110,7 @@ from .comma import parse_comma, write_comma
 from .jboxed import parse_jboxed, write_jboxed
 from .jsongrid import _from_json_obj, parse_json, write_json
 from .pipe import parse_pipe, write_pipe
-from .puzzlink import _parse_url, looks_like_url, parse_puzzlink, write_puzzlink
+from .puzzlink import _parse_url, looks_like_url, parse_puzzlink, write_puzzlink  # noqa: F401
 from .stream import chunks, joined
 from .text import (_PLACES, MAX_TEXT, _Lines, _header_fields, _is_underscores, _no_puzzle, _tokens,
                    decode)

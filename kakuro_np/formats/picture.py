@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import Puzzle, check_size
+from ..puzzle import check_size
 from .text import _codes
 
 #: A character a picture cannot hold: not a mark, nor space.

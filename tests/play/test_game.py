@@ -526,7 +526,7 @@ def test_a_foreign_host_gets_neither_the_page_nor_the_state(served):
             status, answer = raw_request(served, lines)
             assert status == 403 and token.encode() not in json.dumps(answer).encode(), host
     for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
-        lines = [f"GET /api/state HTTP/1.1", f"Host: {host}", f"X-Kakuro-Token: {token}",
+        lines = ["GET /api/state HTTP/1.1", f"Host: {host}", f"X-Kakuro-Token: {token}",
                  "Connection: close"]
         assert raw_request(served, lines)[0] == 200
 
@@ -553,7 +553,7 @@ def test_a_slow_body_stalls_no_other_client(served, monkeypatch):
     monkeypatch.setattr(play_server.Handler, "timeout", read_seconds)
     host, port = served.server_address[:2]
     slow = socket.create_connection((host, port), timeout=30)
-    head = [f"POST /api/move HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Length: 100",
+    head = ["POST /api/move HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Length: 100",
             f"X-Kakuro-Token: {served.token}", "Content-Type: application/json"]
     slow.sendall(("\r\n".join(head) + "\r\n\r\n{").encode())
     try:
