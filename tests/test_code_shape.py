@@ -181,11 +181,28 @@ def test_kakuro_reads_as_the_pipeline():
 MOST_KERNELS = 120
 
 
+def kernel_definitions() -> dict:
+    """``{"module.name": its ast.FunctionDef}`` of every ``@kernel`` and ``@inline_kernel``."""
+    return {f"{name}.{node.name}": node for name, (_, tree) in modules().items()
+            for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+            and any((d.func if isinstance(d, ast.Call) else d).id in ("kernel", "inline_kernel")
+                    for d in node.decorator_list
+                    if isinstance(d.func if isinstance(d, ast.Call) else d, ast.Name))}
+
+
 def test_the_package_defines_at_most_most_kernels():
     """Every ``@kernel`` and ``@inline_kernel`` definition counts (numba compiles each)."""
-    kernels = [f"{name}.{node.name}" for name, (_, tree) in modules().items()
-               for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-               and any((d.func if isinstance(d, ast.Call) else d).id in ("kernel", "inline_kernel")
-                       for d in node.decorator_list
-                       if isinstance(d.func if isinstance(d, ast.Call) else d, ast.Name))]
-    assert len(kernels) <= MOST_KERNELS, f"{len(kernels)} kernels"
+    assert len(kernel_definitions()) <= MOST_KERNELS, f"{len(kernel_definitions())} kernels"
+
+
+def test_no_kernel_only_wraps_another():
+    """A kernel whose body (its docstring aside) is one ``return f(...)`` is folded into its
+    callers: each kernel costs a compile (issue 67)."""
+    wrappers = []
+    for name, node in kernel_definitions().items():
+        body = [s for s in node.body
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value,
+                                                                             ast.Call):
+            wrappers.append(name)
+    assert wrappers == []

@@ -25,7 +25,8 @@ Live   : the node the search stands on, changed in place: the live rows of each
          (``queue``, ``inq``, ``qstate``; see ``workqueue``), empty between
          steps, the digits each queued entry's cells lost since it was last
          filtered (``gone``, 0 between steps) and a live row last seen for each
-         position and digit of an indexed table (``support``, a hint).
+         position and digit of an indexed table (``support``, a hint), and a
+         row of 9 the filters work in (``proj``).
 
 ``Tables`` and ``Live`` are passed by reference (``jit.by_reference``): a call hands
 on one pointer, not each array. No kernel reassigns a field: a kernel that grows an
@@ -141,6 +142,7 @@ by_reference(Live, LiveType, (     # its fields, passed by reference (``jit.by_r
     "qstate",       # int64, 2: the queue's head and size
     "gone",         # int64, per ent_var slot: digits lost since the entry was filtered
     "support",      # int32, 81 E: a row once live per entry, position and digit
+    "proj",         # int64, 9: the row the filters project a table's columns into
 ))
 
 

@@ -27,18 +27,13 @@ def propagate(tables, live, stop_on_empty):
     not used); an entry whose ``nalive`` is -1 has no table yet and is not
     queued. Returns -1, or the first entry whose table emptied. With ``stop_on_empty``
     it returns at once then (leaving the queue cleared); otherwise it goes on
-    to the full fixpoint, as the essay does.
+    to the full fixpoint, as the essay does. The loop works on views of the records'
+    arrays that are not reference-counted (``jit.borrow``), the filters' projections
+    in the node's own row of 9 (``live.proj``).
     """
-    return propagate_from(tables, live, stop_on_empty, np.zeros(9, np.int64))
-
-
-@kernel
-def propagate_from(tables, live, stop_on_empty, proj):
-    """``propagate`` with a row ``proj`` of 9 to work in: the loop, on views of the
-    records' arrays that are not reference-counted (``jit.borrow``)."""
     queue, inq, qstate = borrow(live.queue), borrow(live.inq), borrow(live.qstate)
     nalive, mask, gone = borrow(live.nalive), borrow(live.mask), borrow(live.gone)
-    proj = borrow(proj)
+    proj = borrow(live.proj)
     ent_off, ent_var = borrow(tables.ent_off), borrow(tables.ent_var)
     var_eoff, var_ent = borrow(tables.var_eoff), borrow(tables.var_ent)
     var_slot, perm_set = borrow(tables.var_slot), borrow(tables.perm_set)
@@ -127,7 +122,7 @@ def start_state(root, stop_on_empty, index_min=-1):
     live = Live(perm, perm.copy(), nalive, mask, queue, inq, qstate,
                 # the masks are not yet met, unless the tables are their fixpoint already
                 np.full(ent_var.shape[0], 0 if at_fixpoint else 0x1FF, np.int64),
-                np.full(81 * E, -1, np.int32))
+                np.full(81 * E, -1, np.int32), np.zeros(9, np.int64))
     if at_fixpoint:         # every row fits the masks and supports each digit: nothing to force
         return np.int64(-1), tables, live
     for k in range(E):
