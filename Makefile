@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all chromium print-tools bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets install clean clean-cache
+.PHONY: demo test test-all chromium print-tools bench bench-quick bench-batch bench-drafts bench-explain bench-startup bench-sets device-wheels install clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,17 @@ bench-quick: $(VENV)/.bench-installed
 # Remake the committed puzzle sets in bench/sets/ (slow; fixed seed).
 bench-sets: $(VENV)/.bench-installed
 	$(BIN)/python bench/make_sets.py
+
+# Dask's wheels, the versions installed here, for the lent 16-core machine's Python 3.12
+# (no network there; bench/scale_device.sh installs them): into .whl/, which git ignores.
+DEVICE_WHEELS := dask distributed tornado tblib zict partd locket
+device-wheels: $(VENV)/.installed
+	rm -rf .whl
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
+	  --only-binary=:all: --python-version 3.12 --implementation cp \
+	  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+	  --platform manylinux2014_x86_64 -d .whl \
+	  $$($(BIN)/python -m pip freeze | grep -iE '^($(shell echo $(DEVICE_WHEELS) | tr ' ' '|'))==')
 
 # Clear the compiled kernels by hand (kakuro_np/engine/core/jit.py's guard clears them when any source changes).
 clean-cache:

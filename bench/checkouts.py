@@ -18,10 +18,11 @@ import sys
 
 def run_in(tree: str, argv: list, env: dict | None = None) -> dict:
     """The JSON of the last line ``python ARGV...`` prints, run in the checkout ``tree``
-    (its working directory and package), with ``env`` added to the environment."""
+    (its working directory and package, before any ``PYTHONPATH`` already set), with
+    ``env`` added to the environment."""
+    path = os.pathsep.join(filter(None, [os.path.abspath(tree), os.environ.get("PYTHONPATH")]))
     out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=tree,
-                         check=True, env={**os.environ, **(env or {}),
-                                          "PYTHONPATH": os.path.abspath(tree)})
+                         check=True, env={**os.environ, **(env or {}), "PYTHONPATH": path})
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

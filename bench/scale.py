@@ -13,7 +13,7 @@ each count), in this checkout: each cluster's speed-up over one process.
 
     git worktree add /tmp/before HEAD~1
     python bench/scale.py /tmp/before . --workers 1 2      # a Markdown table
-    python bench/scale.py . . --rounds 1                    # one checkout alone
+    python bench/scale.py . . --rounds 1                    # one checkout, timed once
     python bench/scale.py --counts bench/sets/long_counts.jsonl --workers 1 2   # Dask counts
 
 Examples
@@ -36,6 +36,8 @@ from checkouts import commit_of, run_in
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PUBLISHED = os.path.join(HERE, "sets", "published.jsonl")
+#: Puzzles of the input a batch's warm-up solves (its kernels loaded, the cache read).
+WARM_UP = 1000
 
 
 def worker_counts(cores: int) -> list:
@@ -88,7 +90,10 @@ def measure(source: str, workers: int) -> dict:
         wall = time.perf_counter() - started
         return {"n": n, "wall": wall, "main_us": (cpu(resource.RUSAGE_SELF) - own) / n * 1e6,
                 "workers_us": 0.0}
-    run_batch(source, os.devnull, workers=workers)                  # warm: kernels loaded
+    with open(source) as f, tempfile.NamedTemporaryFile("w", suffix=".jsonl") as head:
+        head.writelines(line for _, line in zip(range(WARM_UP), f))
+        head.flush()
+        run_batch(head.name, os.devnull, workers=workers)           # warm: kernels loaded
     started = time.perf_counter()
     own, children = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
     run_batch(source, os.devnull, workers=workers)
@@ -174,11 +179,14 @@ def main():
         print(count_table(rows))
         return
     counts = [0] + (args.workers or worker_counts(os.cpu_count() or 1))
+    both = ("before", "after")
+    if os.path.realpath(args.before) == os.path.realpath(args.after):
+        both = ("after",)                              # one checkout: timed once
     with tempfile.TemporaryDirectory() as folder:
         source = make_input(args.copies, folder)
-        got = {(side, w): [] for side in ("before", "after") for w in counts}
+        got = {(side, w): [] for side in both for w in counts}
         for r in range(args.rounds):
-            sides = ("before", "after") if r % 2 == 0 else ("after", "before")
+            sides = both if r % 2 == 0 else both[::-1]
             for w in counts:
                 for side in sides:
                     got[side, w].append(run(getattr(args, side), source, w))
@@ -190,7 +198,7 @@ def main():
           "| workers, CPU µs a puzzle |")
     print("|---|---|---:|---:|---:|---:|")
     for w in counts:
-        for side in ("before", "after"):
+        for side in both:
             rows = got[side, w]
             wall = statistics.median(r["wall"] for r in rows)
             main_us = statistics.median(r["main_us"] for r in rows)
