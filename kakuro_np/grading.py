@@ -203,7 +203,7 @@ def count_fanouts(puzzle, most=MAX_FANOUTS, deadline=NO_DEADLINE) -> tuple:
     if m.status != OK:                          # the tables' build proved there is none
         return 0, 0, True
     most = min(most, max(10, FANOUT_WORK // max(1, len(m.rows))))
-    ahead.wait("fanouts")
+    ahead.ready(("fanouts",))
     fanouts, solutions, status = walk_fanouts(m.root(), np.int64(most), np.int64(deadline))
     if status == TIMED_OUT:
         _left(deadline, "grading")              # the walk stops early only past the deadline

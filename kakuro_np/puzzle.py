@@ -252,6 +252,27 @@ def check_run_lengths(blank, place=None) -> None:
                           **(place(*cell) if place else {}))
 
 
+def cells_fine(blank, down, across, given) -> bool:
+    """Whether cells of these values (arrays of one shape: ``blank`` bool, the others whole
+    numbers) pass every check ``Puzzle`` makes of its cells' values: sums 0-45, no sum on
+    a blank cell, given digits 1-9 in blank cells only. ``Puzzle`` names the first cell
+    that fails; a reader of many grids asks it of all their cells at once
+    (``formats.bulk.from_cells``).
+
+    Examples
+    --------
+    >>> blank = np.array([False, True])
+    >>> cells_fine(blank, np.array([3, 0]), np.array([0, 0]), np.array([0, 3]))
+    True
+    >>> cells_fine(blank, np.array([3, 0]), np.array([0, 0]), np.array([3, 0]))
+    False
+    """
+    return not (((down < 0) | (down > 45) | (across < 0) | (across > 45)).any()
+                or (blank & ((down != 0) | (across != 0))).any()
+                or given.any() and (((given != 0) & ~blank).any()
+                                    or ((given < 0) | (given > 9)).any()))
+
+
 def _check_given(blank, given) -> None:
     """A PuzzleError naming the first cell of ``given`` (whole numbers, ``blank``'s shape)
     whose digit is off a blank cell or not 1-9 (``Puzzle`` and ``with_given`` check so)."""

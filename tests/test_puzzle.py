@@ -11,7 +11,8 @@ from hypothesis.extra import numpy as hnp
 
 from conftest import examples
 from kakuro_np.errors import PuzzleError
-from kakuro_np.puzzle import (MAX_RUN, Puzzle, check_run_lengths, check_size, too_large)
+from kakuro_np.puzzle import (MAX_RUN, Puzzle, cells_fine, check_run_lengths, check_size,
+                              too_large)
 from strategies import filled_puzzles, grids
 
 ROWS = [["x", (16, 0), (3, 0)], [(0, 10), "_", 1], [(0, 9), "_", "_"]]
@@ -313,3 +314,20 @@ def test_a_puzzles_arrays_cannot_be_deleted():
     with pytest.raises(AttributeError, match="immutable"):
         del p.blank
     assert p.blank.shape == (3, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_cells_fine_is_what_puzzle_accepts(h, w, data):
+    """``cells_fine`` (the checks of many grids at once) agrees with ``Puzzle`` on every
+    grid of cells: values near each bound, blank or not."""
+    blank = data.draw(hnp.arrays(bool, (h, w)))
+    down, across = (data.draw(hnp.arrays(np.int64, (h, w), elements=st.sampled_from(
+        [-1, 0, 0, 0, 3, 45, 46]))) for _ in range(2))
+    given = data.draw(hnp.arrays(np.int64, (h, w), elements=st.sampled_from([-1, 0, 0, 1, 9, 10])))
+    try:
+        Puzzle(blank, down, across, given)
+        accepted = True
+    except PuzzleError:
+        accepted = False
+    assert cells_fine(blank, down, across, given) == accepted

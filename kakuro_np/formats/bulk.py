@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import MAX_RUN, Puzzle, check_run_lengths
+from ..puzzle import MAX_RUN, Puzzle, cells_fine, check_run_lengths
 from .jboxed import PLAIN_CHARS_A_CELL
 from .text import _PLACES
 
@@ -117,10 +117,7 @@ def from_cells(blank, down, across, given, shapes) -> list:
                                         for a in cells[1:])
             and bool((shapes >= 1).all()) and bool((shapes <= Puzzle.MAX_SIDE).all()))
     if fine and total:
-        sums = (down | across) != 0
-        fine = not (((down < 0) | (down > 45) | (across < 0) | (across > 45)).any()
-                    or (blank & sums).any() or (given != 0).any() and (
-                        ((given != 0) & ~blank).any() or ((given < 0) | (given > 9)).any()))
+        fine = cells_fine(blank, down, across, given)
     if not fine:                            # Puzzle says what is wrong, as ever
         starts = ends - sizes
         return [Puzzle(*(a[s:e].reshape(h, w) for a in cells))

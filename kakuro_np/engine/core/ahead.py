@@ -5,7 +5,7 @@ other: the model (``model.puzzle_model``: entries, tables, forced moves) and the
 (``engine.search.search``). The command line starts a helper process that compiles the
 search for the types the solver will call it with and saves it in numba's cache,
 while the main process builds the tables; just before its first call, the solver
-waits for the helper (``wait``), and the call then loads the kernel from the cache.
+waits for the helper (``ready``), and the call then loads the kernel from the cache.
 A search that thrashes does the same on its own (``solve.essay_solutions``): two
 helpers compile the checks' parts at once (``proof-checks``, clause learning, and
 ``hunt``), then it compiles their top while helpers compile what may come next.
@@ -21,9 +21,10 @@ helper  : ``python -m kakuro_np.engine.core.ahead NAME``, started by ``start(NAM
           helper that fails costs nothing but the time: the caller compiles.
 wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
           it is killed); a no-op when none was started.
-ready   : a call with a time limit compiles nothing itself: ``ready(names,
-          deadline)`` has helpers compile what the cache lacks and waits for them
-          until the deadline, then raises SolveTimeout. Compiling counts in every
+ready   : what each Python caller of a group's kernels calls first (without a
+          deadline, ``wait`` for each). A call with a time limit compiles nothing
+          itself: ``ready(names, deadline)`` has helpers compile what the cache lacks
+          and waits for them until the deadline, then raises SolveTimeout. Compiling counts in every
           ``timeout=`` that way, and never runs past it. The helpers go on filling
           the cache for the next call (which waits for the same helpers), until
           this process ends: they die with it (``stop_all`` at exit, and the
@@ -243,11 +244,11 @@ def all_cached(names) -> bool:
     return _CACHED.issuperset(names) or all(cached(name) for name in names)
 
 
-def ready(names, deadline: int) -> None:
+def ready(names, deadline: int = NO_DEADLINE) -> None:
     """Have the kernels of ``names`` compiled by ``deadline`` (monotonic ns), else raise
     SolveTimeout (see the glossary); without a deadline, only ``wait`` for each. Once they
     are known to be in the cache, or no helper runs and there is no deadline, it returns at
-    once."""
+    once. The one call a kernel's Python caller makes before it calls the kernels."""
     if _CACHED.issuperset(names) or (deadline == NO_DEADLINE and not _helpers):
         return
     from ...errors import SolveTimeout
