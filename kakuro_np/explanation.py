@@ -289,7 +289,7 @@ def _logic(grid, candidates=None, max_steps=None, top=None, deadline=NO_DEADLINE
     mask = start_mask.copy()
     if not start_mask.all():
         return board, start_mask, mask, CONTRADICTION, None
-    ahead.ready(("climb",))                       # the command line may compile it ahead
+    ahead.ready(("climb",))                      # the command line may compile it ahead
     runs = board.runs
     records, found, var_run, memo = [], None, None, {}
     budget = MAX_SUPPOSITIONS

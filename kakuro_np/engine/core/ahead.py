@@ -23,12 +23,12 @@ wait    : block until the helper for NAME ends (at most ``WAIT_S`` seconds, then
           it is killed); a no-op when none was started.
 ready   : what each Python caller of a group's kernels calls first (without a
           deadline, ``wait`` for each). A call with a time limit compiles nothing
-          itself: ``ready(names, deadline)`` has helpers compile what the cache lacks
-          and waits for them until the deadline, then raises SolveTimeout. Compiling counts in every
-          ``timeout=`` that way, and never runs past it. The helpers go on filling
-          the cache for the next call (which waits for the same helpers), until
-          this process ends: they die with it (``stop_all`` at exit, and the
-          kernel's parent-death signal on Linux).
+          itself: ``ready(names, deadline)`` has helpers compile what the cache
+          lacks and waits for them until the deadline, then raises SolveTimeout.
+          Compiling counts in every ``timeout=`` that way, and never runs past it.
+          The helpers go on filling the cache for the next call (which waits for
+          the same helpers), until this process ends: they die with it
+          (``stop_all`` at exit, and the kernel's parent-death signal on Linux).
 compile_all : every kernel of ``KERNELS`` into the cache, a helper per core
           (``kakuro-np compile``); a name waits for those ``AFTER`` names.
 declare : each module that defines kernels adds its groups to ``KERNELS`` (the engine's
