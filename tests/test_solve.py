@@ -11,6 +11,7 @@ import pytest
 import kakuro_np as kn
 from conftest import PUZZLES, SAMPLES
 from kakuro_np import essay
+from kakuro_np.engine.core.jit import NO_DEADLINE
 from strategies import independent_blocks, satisfies
 
 @pytest.mark.parametrize("name", SAMPLES)
@@ -198,3 +199,19 @@ def test_one_puzzle_asked_twice_is_built_once(monkeypatch):
     r = kn.read(PUZZLES / "k2.txt")
     kn.count(r), kn.count(r)
     assert built[3:] == [r, r]
+
+
+@pytest.mark.parametrize("search_compiling", [True, False])
+def test_a_first_search_has_the_checks_first_part_compiled_meanwhile(monkeypatch,
+                                                                     search_compiling):
+    """While a helper compiles the search (this process only waits), another compiles the
+    checks' first part, which a thrashing grid needs next; when this process compiles the
+    search itself, or it is cached, nothing more starts."""
+    from kakuro_np import solve
+    from kakuro_np.engine.core import ahead
+    started = []
+    monkeypatch.setattr(ahead, "compiling", lambda name: search_compiling and name == "search")
+    monkeypatch.setattr(ahead, "start", lambda *names: started.append(names))
+    found, _ = solve.essay_solutions(solve.model(kn.read(PUZZLES / "k2.txt")), 2, NO_DEADLINE)
+    assert found == 1
+    assert started == ([("proof-checks",)] if search_compiling else [])
