@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import tempfile
@@ -109,7 +110,6 @@ def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -
     ``grids_path`` (JSON lines with ``name`` and ``grid``) in this process, and split on
     a Dask LocalCluster of each number of ``workers`` (single-threaded processes, their
     memos dropped before each count); sides alternate from round to round."""
-    import kakuro_np as kn
     from distributed import Client, LocalCluster
     from kakuro_np import dist
     from batch import timed_counts                     # bench/batch.py
@@ -122,11 +122,11 @@ def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -
                                    host="127.0.0.1", dashboard_address=":0")
             clusters[n] = (cluster, Client(cluster))
             clusters[n][1].wait_for_workers(n)
-        sides = {"one process": lambda p: kn.count(p, timeout=timeout)}
+        sides = {"one process": lambda p: _within(timeout, p)}
         before = {}
         for n, (_, client) in clusters.items():
-            sides[f"{n} workers"] = (lambda client: lambda p: kn.count(
-                p, timeout=timeout, scheduler=client))(client)
+            sides[f"{n} workers"] = (lambda client: lambda p: _within(
+                timeout, p, scheduler=client))(client)
             before[f"{n} workers"] = (lambda client: lambda: client.run(dist.forget))(client)
         return timed_counts(grids, sides, rounds, before)
     finally:
@@ -135,16 +135,27 @@ def count_scaling(grids_path: str, workers: list, rounds: int, timeout: float) -
             cluster.close()
 
 
-def count_table(rows) -> str:
+def _within(timeout: float, puzzle, scheduler=None):
+    """``kn.count(puzzle)`` within ``timeout`` seconds, or None past them (its time is then
+    the limit's: the table says "> limit")."""
+    import kakuro_np as kn
+    try:
+        return kn.count(puzzle, timeout=timeout, scheduler=scheduler)
+    except kn.SolveTimeout:
+        return None
+
+
+def count_table(rows, timeout: float = math.inf) -> str:
     """``count_scaling``'s rows as a Markdown table: the median seconds of each side and
-    each cluster's speed-up over one process."""
+    each cluster's speed-up over one process; a side past ``timeout`` is "> timeout"."""
     sides = list(rows[0][2])
     lines = ["| grid | solutions | " + " | ".join(sides) + " | " +
              " | ".join(f"{side}: speed-up" for side in sides[1:]) + " |",
              "|---|---:|" + "---:|" * (2 * len(sides) - 1)]
     for name, found, times in rows:
         med = [statistics.median(times[side]) for side in sides]
-        lines.append(f"| {name} | {found:,} | " + " | ".join(f"{m:.2f} s" for m in med) + " | "
+        lines.append(f"| {name} | {found or 0:,} | " + " | ".join(
+            f"> {timeout:g} s" if m >= timeout else f"{m:.2f} s" for m in med) + " | "
                      + " | ".join(f"{med[0] / m:.2f}x" for m in med[1:]) + " |")
     return "\n".join(lines)
 
@@ -176,7 +187,7 @@ def main():
         rows = count_scaling(args.counts, workers, args.rounds, args.timeout)
         print(f"\nExact counts, {args.rounds} rounds alternating, medians; "
               f"{os.cpu_count()} cores\n")
-        print(count_table(rows))
+        print(count_table(rows, args.timeout))
         return
     counts = [0] + (args.workers or worker_counts(os.cpu_count() or 1))
     both = ("before", "after")
