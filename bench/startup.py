@@ -79,8 +79,11 @@ def session(pgid: int) -> list:
 
 def run(args, cache=None, cwd=ROOT) -> Run:
     """Run ``args`` once in a new session, with ``cache`` as ``NUMBA_CACHE_DIR`` (else the
-    repository's); then count what is left of the session (after up to 1 s) and kill it."""
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    repository's) and Python's own bytecode cache (as users run it: an environment that
+    sets ``PYTHONDONTWRITEBYTECODE`` recompiles the package's sources at every start);
+    then count what is left of the session (after up to 1 s) and kill it."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "PYTHONDONTWRITEBYTECODE")}
     if cache:
         env["NUMBA_CACHE_DIR"] = cache
     t = time.monotonic()
