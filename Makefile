@@ -79,14 +79,14 @@ bench-sets: $(VENV)/.bench-installed
 	$(BIN)/python bench/make_sets.py
 
 # Dask's wheels, the versions installed here, for the lent 16-core machine's Python 3.12
-# (no network there; bench/scale_device.sh installs them): into .whl/, which git ignores.
+# (no network there; bench/scale_device.sh installs them): into bench/out/wheels (ignored).
 DEVICE_WHEELS := dask distributed tornado tblib zict partd locket
 device-wheels: $(VENV)/.installed
-	rm -rf .whl
+	rm -rf bench/out/wheels
 	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
 	  --only-binary=:all: --python-version 3.12 --implementation cp \
 	  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
-	  --platform manylinux2014_x86_64 -d .whl \
+	  --platform manylinux2014_x86_64 -d bench/out/wheels \
 	  $$($(BIN)/python -m pip freeze | grep -iE '^($(shell echo $(DEVICE_WHEELS) | tr ' ' '|'))==')
 
 # Clear the compiled kernels by hand (kakuro_np/engine/core/jit.py's guard clears them when any source changes).

@@ -3,8 +3,8 @@
 #
 # The lent machine (see ../.library/device) has Python 3.12 with numpy and numba but no
 # Dask and no network. Here first:
-#     make device-wheels          # Dask's wheels for that Python, into .whl/ (git ignores it)
-# then the device tool's `run` with carry [".whl"], timeout_s 600 and the command
+#     make device-wheels     # Dask's wheels for that Python, into bench/out/wheels (ignored)
+# then the device tool's `run` with carry ["bench/out/wheels"], timeout_s 600 and the command
 #     bash bench/scale_device.sh
 # Its tables come back as $OUT/batch.md (a batch of 25,000 published puzzles, the set x50,
 # on 1 and 16 workers beside a kn.kakuro loop, the main process's CPU a puzzle) and
@@ -14,7 +14,7 @@
 set -u
 out=${OUT:-/tmp}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || exit 1
+    --target /tmp/site bench/out/wheels/*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 python3 -c "import os, numba, numpy, distributed
 print('cores', os.cpu_count(), 'numba', numba.__version__, 'numpy', numpy.__version__,
